@@ -11,4 +11,6 @@ pub mod store;
 pub mod transport;
 
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+pub mod bindings;
+#[cfg(target_arch = "wasm32")]
+mod platform;

@@ -1,3 +1,10 @@
-//! The pure turn protocol: no JS, no I/O. Everything here is tested with `cargo test`.
+//! The pure turn protocol: no JS, no I/O of its own. Everything here is tested with `cargo test`.
+//! Start at [`turn`]: it is the protocol in one file.
 
+pub mod error;
 pub mod identifiers;
+pub mod keys;
+pub mod payload;
+pub mod response;
+pub mod turn;
+pub mod validate;

@@ -1,1 +1,316 @@
 //! The embedded Neotoma-compatible store.
+//!
+//! An in-memory store that answers the REST calls the turn protocol makes with the same shapes
+//! and semantics as the real Neotoma server (0.22.0, as recorded in the shared transcripts); only
+//! the ids differ. Plain Rust: no JS, no clock, no randomness, never panics on any input.
+//!
+//! - [`EmbeddedStore::handle`] answers one REST call (`method`, `path`, parsed JSON body);
+//!   [`EmbeddedStore::handle_raw`] also takes the raw body text and answers invalid JSON and
+//!   oversized bodies the way express does.
+//! - The typed entry points ([`EmbeddedStore::store`], [`EmbeddedStore::retrieve_entity_by_identifier`],
+//!   …) return the 2xx body or the non-2xx [`Response`].
+//!
+//! Layout: [`entities`](self) (`/store`, observations, snapshots, idempotency), `relationships`
+//! (`/create_relationship(s)`, `/retrieve_related_entities`), `retrieve`
+//! (`/retrieve_entity_by_identifier`), `turn_index` (`GET /conversations/{id}/turn-index`),
+//! `schema` (entity types and identity resolution), `errors` (error bodies and HTML pages),
+//! `ids` and `time` (deterministic ids, ISO timestamps).
+//!
+//! Deliberate differences from the real server: no authentication (a transport concern), no
+//! rate limit (`429`), no CORS, no file/`file_content` ingestion (`501 NOT_IMPLEMENTED`), no
+//! semantic search (`match_mode` is never `"semantic"`), a fixed small schema table (see
+//! `schema`), and the ordering rules below where the real server's order is arbitrary.
+
+mod entities;
+mod errors;
+mod ids;
+mod relationships;
+mod retrieve;
+mod schema;
+mod time;
+mod turn_index;
+
+use std::collections::HashMap;
+
+use serde_json::{json, Map, Value};
+
+use entities::{Entity, IdempotencyRecord, Observation};
+use ids::IdGen;
+use relationships::Relationship;
+
+/// The Neotoma API version the store answers as (`GET /health`).
+pub const COMPATIBLE_SERVER_VERSION: &str = "0.22.0";
+
+/// Bodies over this many bytes are refused with `413` (express's `10mb` JSON limit).
+pub const MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
+
+/// The single local user every row belongs to.
+pub(crate) const USER_ID: &str = "00000000-0000-0000-0000-000000000000";
+
+/// One answer. A `Value::String` body is a non-JSON (HTML or text) answer, like the real
+/// server's 404 and invalid-JSON pages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    pub status: u16,
+    pub body: serde_json::Value,
+}
+
+impl Response {
+    /// A `200` JSON answer.
+    pub fn ok(body: Value) -> Self {
+        Response { status: 200, body }
+    }
+
+    /// `2xx`.
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// Whether the body is JSON (not an HTML/text page).
+    pub fn is_json(&self) -> bool {
+        !self.body.is_string()
+    }
+}
+
+fn into_response(result: Result<Value, Response>) -> Response {
+    match result {
+        Ok(body) => Response::ok(body),
+        Err(response) => response,
+    }
+}
+
+/// The in-memory store. `Clone` gives an independent copy.
+#[derive(Debug, Clone, Default)]
+pub struct EmbeddedStore {
+    /// Entities in creation order (index = creation sequence).
+    pub(crate) entities: Vec<Entity>,
+    /// Entity id -> index.
+    pub(crate) entity_index: HashMap<String, usize>,
+    /// `identity_slot(entity_type, resolution key)` -> index.
+    pub(crate) identity_index: HashMap<String, usize>,
+    /// Observations in write order.
+    pub(crate) observations: Vec<Observation>,
+    /// Relationships in creation order.
+    pub(crate) relationships: Vec<Relationship>,
+    /// `relationship_key` -> index.
+    pub(crate) relationship_index: HashMap<String, usize>,
+    /// Entity id -> relationships it is the source of.
+    pub(crate) outbound: HashMap<String, Vec<usize>>,
+    /// Entity id -> relationships it is the target of.
+    pub(crate) inbound: HashMap<String, Vec<usize>>,
+    /// `idempotency_key` -> the write it committed.
+    pub(crate) idempotency: HashMap<String, IdempotencyRecord>,
+    pub(crate) ids: IdGen,
+    /// The latest `now_ms` seen (timestamps of errors raised by read calls).
+    pub(crate) clock_ms: f64,
+}
+
+/// The `identity_index` key of a resolution key within an entity type.
+pub(crate) fn identity_slot(entity_type: &str, key: &str) -> String {
+    format!("{entity_type}\u{0}{key}")
+}
+
+impl EmbeddedStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of entities (for tests).
+    pub fn entity_count(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// One REST call as the real server answers it. `body` is the parsed JSON body (`None` for
+    /// GET or no body). `now_ms` is Unix ms.
+    ///
+    /// Routes: `POST /store`, `POST /retrieve_entity_by_identifier`, `POST /create_relationships`,
+    /// `POST /create_relationship`, `POST /retrieve_related_entities`, `POST /get_entity_snapshot`,
+    /// `GET /conversations/{id}/turn-index`, `GET /health`; anything else is express's `404` page.
+    /// Like express, routing ignores the query string, a trailing slash and letter case.
+    pub fn handle(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        now_ms: f64,
+    ) -> Response {
+        self.clock_ms = time::sanitize_ms(now_ms);
+        let now = self.clock_ms;
+        let method = method.to_ascii_uppercase();
+        let pathname = pathname(path);
+        let route = route_key(pathname);
+        let empty = Value::Object(Map::new());
+        let body = body.unwrap_or(&empty);
+        match (method.as_str(), route.as_str()) {
+            ("POST", "/store") => into_response(self.store(body, now)),
+            ("POST", "/retrieve_entity_by_identifier") => {
+                into_response(self.retrieve_entity_by_identifier(body))
+            }
+            ("POST", "/create_relationships") => into_response(self.create_relationships(body, now)),
+            ("POST", "/create_relationship") => into_response(self.create_relationship(body, now)),
+            ("POST", "/retrieve_related_entities") => {
+                into_response(self.retrieve_related_entities(body))
+            }
+            ("POST", "/get_entity_snapshot") => into_response(self.get_entity_snapshot(body)),
+            ("GET", "/health") => Response::ok(json!({
+                "ok": true,
+                "version": COMPATIBLE_SERVER_VERSION,
+                "embedded": true,
+            })),
+            ("GET", _) => match turn_index_param(pathname) {
+                Some(conversation) => into_response(self.turn_index(&conversation)),
+                None => errors::unknown_route(&method, pathname),
+            },
+            _ => errors::unknown_route(&method, pathname),
+        }
+    }
+
+    /// [`handle`](Self::handle) for a raw body text, answering what express answers before
+    /// routing: a body over [`MAX_BODY_BYTES`] is `413`, a body that is not JSON is `400`, both
+    /// with an HTML page. An empty or blank body is no body. GET bodies are ignored.
+    pub fn handle_raw(
+        &mut self,
+        method: &str,
+        path: &str,
+        raw_body: Option<&str>,
+        now_ms: f64,
+    ) -> Response {
+        self.clock_ms = time::sanitize_ms(now_ms);
+        let raw = match raw_body {
+            Some(text) if !method.eq_ignore_ascii_case("GET") && !text.trim().is_empty() => text,
+            _ => return self.handle(method, path, None, now_ms),
+        };
+        if raw.len() > MAX_BODY_BYTES {
+            return errors::payload_too_large();
+        }
+        match serde_json::from_str::<Value>(raw) {
+            Ok(value) => self.handle(method, path, Some(&value), now_ms),
+            Err(e) => errors::invalid_json(&e.to_string()),
+        }
+    }
+}
+
+/// The path without query string or fragment.
+fn pathname(path: &str) -> &str {
+    let end = path.find(['?', '#']).unwrap_or(path.len());
+    path.get(..end).unwrap_or(path)
+}
+
+/// The routing form of a path: lowercase, one trailing slash dropped.
+fn route_key(pathname: &str) -> String {
+    let trimmed = if pathname.len() > 1 {
+        pathname.strip_suffix('/').unwrap_or(pathname)
+    } else {
+        pathname
+    };
+    trimmed.to_ascii_lowercase()
+}
+
+/// `{id}` of `/conversations/{id}/turn-index`, percent-decoded.
+fn turn_index_param(pathname: &str) -> Option<String> {
+    let trimmed = if pathname.len() > 1 {
+        pathname.strip_suffix('/').unwrap_or(pathname)
+    } else {
+        pathname
+    };
+    let mut segments = trimmed.split('/');
+    let (Some(""), Some(first), Some(id), Some(last), None) = (
+        segments.next(),
+        segments.next(),
+        segments.next(),
+        segments.next(),
+        segments.next(),
+    ) else {
+        return None;
+    };
+    if !first.eq_ignore_ascii_case("conversations")
+        || !last.eq_ignore_ascii_case("turn-index")
+        || id.is_empty()
+    {
+        return None;
+    }
+    Some(percent_decode(id))
+}
+
+fn percent_decode(text: &str) -> String {
+    fn hex(b: u8) -> Option<u8> {
+        match b {
+            b'0'..=b'9' => Some(b - b'0'),
+            b'a'..=b'f' => Some(b - b'a' + 10),
+            b'A'..=b'F' => Some(b - b'A' + 10),
+            _ => None,
+        }
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%' {
+            if let (Some(h), Some(l)) = (
+                bytes.get(i + 1).and_then(|b| hex(*b)),
+                bytes.get(i + 2).and_then(|b| hex(*b)),
+            ) {
+                out.push(h * 16 + l);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routing_helpers() {
+        assert_eq!(pathname("/store?x=1"), "/store");
+        assert_eq!(route_key("/Store/"), "/store");
+        assert_eq!(route_key("/"), "/");
+        assert_eq!(
+            turn_index_param("/conversations/c%3A1/turn-index").as_deref(),
+            Some("c:1")
+        );
+        assert_eq!(turn_index_param("/conversations//turn-index"), None);
+        assert_eq!(turn_index_param("/conversations/a/b/turn-index"), None);
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+        assert_eq!(percent_decode("%E4%B8%AD"), "中");
+    }
+
+    #[test]
+    fn health_and_unknown_routes() {
+        let mut s = EmbeddedStore::new();
+        let r = s.handle("GET", "/health", None, 1.0);
+        assert_eq!(r.status, 200);
+        assert_eq!(r.body["ok"], true);
+        assert_eq!(r.body["version"], COMPATIBLE_SERVER_VERSION);
+        let r = s.handle("POST", "/no_such_endpoint", Some(&json!({})), 1.0);
+        assert_eq!(r.status, 404);
+        assert!(!r.is_json());
+        let r = s.handle("GET", "/store", None, 1.0);
+        assert_eq!(r.status, 404);
+        assert!(r.body.as_str().unwrap_or("").contains("Cannot GET /store"));
+        let r = s.handle("DELETE", "/conversations/c1/turn-index", None, 1.0);
+        assert_eq!(r.status, 404);
+    }
+
+    #[test]
+    fn raw_bodies() {
+        let mut s = EmbeddedStore::new();
+        let r = s.handle_raw("POST", "/store", Some("{\"entities\": [ "), 1.0);
+        assert_eq!(r.status, 400);
+        assert!(r.body.as_str().unwrap_or("").contains("SyntaxError"));
+        let r = s.handle_raw("POST", "/store", Some("   "), 1.0);
+        assert_eq!(r.status, 400);
+        assert_eq!(r.body["error_code"], "VALIDATION_INVALID_FORMAT");
+        let r = s.handle_raw("GET", "/health", Some("not json"), 1.0);
+        assert_eq!(r.status, 200);
+        let big = format!("{{\"a\":\"{}\"}}", "y".repeat(MAX_BODY_BYTES));
+        let r = s.handle_raw("POST", "/store", Some(&big), 1.0);
+        assert_eq!(r.status, 413);
+    }
+}

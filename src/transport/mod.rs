@@ -1,1 +1,29 @@
-//! Transports: how the turn protocol reaches a Neotoma store.
+//! Transports: how the turn protocol reaches a Neotoma store. Each answers with the real
+//! server's response bodies and fails with a protocol [`Error`] carrying a stable code.
+//!
+//! - [`embedded`]: the in-process store (the default; plain Rust).
+//! - `http`: `fetch` to a real Neotoma (wasm32 only).
+//! - `js_object`: any JS object with `store`, `retrieveEntityByIdentifier` and
+//!   `createRelationships` methods (wasm32 only).
+
+use serde_json::Value;
+
+use crate::protocol::error::Error;
+
+pub mod embedded;
+#[cfg(target_arch = "wasm32")]
+pub mod http;
+#[cfg(target_arch = "wasm32")]
+pub mod js_object;
+
+/// The three calls the turn protocol makes. Futures are not `Send`: everything runs on one
+/// JS thread (a page, a worker, an isolate), so `async fn` in the trait is what we want.
+#[allow(async_fn_in_trait)]
+pub trait Transport {
+    /// `POST /store`
+    async fn store(&self, body: &Value) -> Result<Value, Error>;
+    /// `POST /retrieve_entity_by_identifier`
+    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error>;
+    /// `POST /create_relationships`
+    async fn create_relationships(&self, body: &Value) -> Result<Value, Error>;
+}

@@ -1,0 +1,85 @@
+# neotoma-agent-wasm: build, package and test.
+#
+#   make demo    chat demo on the embedded store at http://127.0.0.1:8080
+#   make test    install what is missing, then run every test (what CI runs)
+#
+# Steps: setup, lint, test-rust, test-wasm (node, chrome, worker), pkg, test-node, bench, clean.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+# cargo-installed tools (wasm-bindgen, wasm-bindgen-test-runner, wasm-pack) live here.
+export PATH := $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)/bin:$(PATH)
+
+# The wasm tests are tests/web.rs only; the other integration tests are host-only.
+WASM_TEST_TARGETS := $(if $(wildcard tests/web.rs),--test web,)
+
+.PHONY: help setup lint test-rust test-wasm test-wasm-node test-wasm-chrome test-wasm-worker \
+        pkg test-node test demo bench clean distclean
+
+help:
+	@echo "make demo   - build the package and serve the chat demo at http://127.0.0.1:8080"
+	@echo "make test   - setup, lint, test-rust, test-wasm, pkg, test-node (what CI runs)"
+	@echo "other targets: setup lint test-rust test-wasm test-wasm-{node,chrome,worker} pkg test-node bench clean distclean"
+
+setup:
+	scripts/setup.sh
+
+lint:
+	cargo fmt --all --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib $(WASM_TEST_TARGETS) -- -D warnings
+
+test-rust:
+	cargo test
+
+test-wasm: test-wasm-node test-wasm-chrome test-wasm-worker
+
+test-wasm-node:
+	scripts/test-wasm.sh node
+
+test-wasm-chrome:
+	scripts/test-wasm.sh chrome
+
+test-wasm-worker:
+	scripts/test-wasm.sh worker
+
+pkg:
+	node scripts/build-pkg.mjs
+
+# The test files start the local Neotoma server (tests/server/) themselves.
+# Builds the package first only if it is missing: run `make pkg test-node` after changing Rust code.
+test-node:
+	@if [ ! -f pkg/package.json ] || [ ! -e node_modules/neotoma-agent-wasm/package.json ]; then \
+	  $(MAKE) --no-print-directory pkg; fi
+	node --test tests/node/
+
+# In order, stopping at the first failure; each step's time is printed.
+test:
+	@t0=$$(date +%s); \
+	for t in setup lint test-rust test-wasm pkg test-node; do \
+	  s=$$(date +%s); echo "=== make $$t"; \
+	  $(MAKE) --no-print-directory $$t || { echo "=== make $$t: FAILED after $$(( $$(date +%s) - s )) s"; exit 1; }; \
+	  echo "=== make $$t: ok in $$(( $$(date +%s) - s )) s"; \
+	done; \
+	echo "=== make test: all steps ok in $$(( $$(date +%s) - t0 )) s"
+
+demo:
+	$(MAKE) --no-print-directory setup
+	$(MAKE) --no-print-directory pkg
+	node scripts/serve-demo.mjs
+
+# Placeholder: others extend it.
+bench:
+	cargo run --release --example bench_extract
+	@if [ -f pkg/sizes.json ]; then echo "pkg/sizes.json:"; cat pkg/sizes.json; \
+	  else echo "no pkg/sizes.json: run make pkg for the package sizes"; fi
+
+clean:
+	cargo clean
+	find pkg -mindepth 1 ! -name README.md -exec rm -rf {} + 2>/dev/null || true
+	rm -f node_modules/neotoma-agent-wasm
+
+distclean: clean
+	rm -rf node_modules

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// Static server for the demo (run by `make demo`): www/ at /, pkg/ at /pkg/.
+// Loopback only, no other network, node:http only.
+//
+//   node scripts/serve-demo.mjs [--port 8080] [--host 127.0.0.1]     (env PORT / HOST too)
+
+import http from 'node:http';
+import { createReadStream, statSync } from 'node:fs';
+import { dirname, extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+const port = Number(arg('port', process.env.PORT ?? 8080));
+const host = arg('host', process.env.HOST ?? '127.0.0.1');
+
+// Longest prefix first.
+const mounts = [
+  ['/pkg/', join(root, 'pkg')],
+  ['/', join(root, 'www')],
+];
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.ts': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.webmanifest': 'application/manifest+json',
+};
+
+function resolvePath(urlPath) {
+  for (const [prefix, dir] of mounts) {
+    if (urlPath === prefix.slice(0, -1) && prefix !== '/') return { redirect: prefix };
+    if (!urlPath.startsWith(prefix)) continue;
+    const rel = urlPath.slice(prefix.length);
+    const file = resolve(dir, '.' + sep + rel);
+    if (file !== dir && !file.startsWith(dir + sep)) return null; // traversal
+    return { file };
+  }
+  return null;
+}
+
+function send(res, status, body, type = 'text/plain; charset=utf-8') {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+const server = http.createServer((req, res) => {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return send(res, 405, 'method not allowed\n');
+  }
+  let urlPath;
+  try {
+    urlPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+  } catch {
+    return send(res, 400, 'bad request\n');
+  }
+  const hit = resolvePath(urlPath);
+  if (!hit) return send(res, 404, 'not found\n');
+  if (hit.redirect) {
+    res.writeHead(301, { location: hit.redirect });
+    return res.end();
+  }
+  let file = hit.file;
+  let st;
+  try {
+    st = statSync(file);
+    if (st.isDirectory()) {
+      file = join(file, 'index.html');
+      st = statSync(file);
+    }
+  } catch {
+    return send(res, 404, 'not found\n');
+  }
+  res.writeHead(200, {
+    'content-type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'content-length': st.size,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  if (req.method === 'HEAD') return res.end();
+  createReadStream(file).pipe(res);
+});
+
+server.listen(port, host, () => {
+  const { port: p } = server.address();
+  console.log(`demo: http://${host}:${p}/   (www/ at /, pkg/ at /pkg/; Ctrl-C to stop)`);
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(0));

@@ -1,0 +1,302 @@
+//! `NeotomaAgent`: options in, protocol turns out, as promises.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::errors::to_js;
+use super::js_values::{
+    entity_ids, field, json_object_field, number_field, required_string, string_arg,
+    string_field, turn_number_field, u32_field,
+};
+use super::llm::{js_extractor, JsLlm};
+use crate::platform::{now_ms, JsRuntime};
+use crate::protocol::error::Error;
+use crate::protocol::turn::{
+    Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput,
+};
+use crate::store::EmbeddedStore;
+use crate::transport::embedded::EmbeddedTransport;
+use crate::transport::http::{HttpTransport, DEFAULT_TIMEOUT_MS};
+use crate::transport::js_object::{to_js as json_to_js, JsObjectTransport};
+use crate::transport::Transport;
+
+/// The transport an agent was given.
+pub enum AnyTransport {
+    Embedded(EmbeddedTransport),
+    Http(HttpTransport),
+    Js(JsObjectTransport),
+}
+
+impl Transport for AnyTransport {
+    async fn store(&self, body: &serde_json::Value) -> Result<serde_json::Value, Error> {
+        match self {
+            AnyTransport::Embedded(t) => t.store(body).await,
+            AnyTransport::Http(t) => t.store(body).await,
+            AnyTransport::Js(t) => t.store(body).await,
+        }
+    }
+
+    async fn retrieve_entity_by_identifier(
+        &self,
+        body: &serde_json::Value,
+    ) -> Result<serde_json::Value, Error> {
+        match self {
+            AnyTransport::Embedded(t) => t.retrieve_entity_by_identifier(body).await,
+            AnyTransport::Http(t) => t.retrieve_entity_by_identifier(body).await,
+            AnyTransport::Js(t) => t.retrieve_entity_by_identifier(body).await,
+        }
+    }
+
+    async fn create_relationships(
+        &self,
+        body: &serde_json::Value,
+    ) -> Result<serde_json::Value, Error> {
+        match self {
+            AnyTransport::Embedded(t) => t.create_relationships(body).await,
+            AnyTransport::Http(t) => t.create_relationships(body).await,
+            AnyTransport::Js(t) => t.create_relationships(body).await,
+        }
+    }
+}
+
+pub type JsAgent = Agent<AnyTransport, JsRuntime>;
+
+fn transport_from(options: &JsValue) -> Result<AnyTransport, Error> {
+    let Some(t) = field(options, "transport") else {
+        let store = Rc::new(RefCell::new(EmbeddedStore::new()));
+        return Ok(AnyTransport::Embedded(EmbeddedTransport::new(
+            store,
+            Rc::new(now_ms),
+        )));
+    };
+    if field(&t, "store").is_some_and(|f| f.is_function()) {
+        return JsObjectTransport::new(t).map(AnyTransport::Js);
+    }
+    if field(&t, "baseUrl").is_some() {
+        let base_url = required_string(&t, "baseUrl", "transport.")?;
+        let token = string_field(&t, "token", "transport.")?;
+        let timeout = u32_field(&t, "timeoutMs", "transport.")?.unwrap_or(DEFAULT_TIMEOUT_MS);
+        return HttpTransport::new(&base_url, token, timeout).map(AnyTransport::Http);
+    }
+    Err(Error::invalid_input(
+        "transport must be omitted (embedded store), { baseUrl, token?, timeoutMs? }, or an \
+         object with store, retrieveEntityByIdentifier and createRelationships methods",
+    ))
+}
+
+fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
+    if !options.is_object() {
+        return Err(Error::invalid_input(
+            "NeotomaAgent needs an options object with conversationId",
+        ));
+    }
+    let mut config = AgentConfig::new(required_string(options, "conversationId", "")?);
+    config.conversation.title = string_field(options, "conversationTitle", "")?;
+    config.conversation.platform = string_field(options, "platform", "")?;
+    if let Some(n) = u32_field(options, "retrievalLimit", "")? {
+        config.retrieval_limit = n as usize;
+    }
+    if let Some(n) = u32_field(options, "retrievalTimeoutMs", "")? {
+        config.retrieval_timeout_ms = n;
+    }
+    if let Some(n) = number_field(options, "maxMessageBytes", "")? {
+        if n < 1.0 {
+            return Err(Error::invalid_input("maxMessageBytes must be at least 1"));
+        }
+        config.max_message_bytes = n as usize;
+    }
+    config.assistant_refers_to = match string_field(options, "assistantRefersTo", "")?.as_deref() {
+        None | Some("cited") => AssistantRefersTo::Cited,
+        Some("retrieved") => AssistantRefersTo::Retrieved,
+        Some(_) => {
+            return Err(Error::invalid_input(
+                "assistantRefersTo must be \"cited\" or \"retrieved\"",
+            ))
+        }
+    };
+    if let Some(f) = field(options, "identifierExtractor") {
+        let f: Function = f
+            .dyn_into()
+            .map_err(|_| Error::invalid_input("identifierExtractor must be a function"))?;
+        config.extractor = Some(js_extractor(f));
+    }
+    Ok(config)
+}
+
+/// Builds the protocol agent from JS options.
+pub fn agent_from(options: &JsValue) -> Result<JsAgent, Error> {
+    let config = config_from(options)?;
+    let transport = transport_from(options)?;
+    Agent::new(config, transport, JsRuntime)
+}
+
+/// Runs `work` as a promise; protocol errors become JS errors.
+fn promise<T: serde::Serialize + 'static>(
+    work: impl std::future::Future<Output = Result<T, Error>> + 'static,
+) -> Promise {
+    future_to_promise(async move {
+        match work.await {
+            Ok(v) => Ok(json_to_js(&v)),
+            Err(e) => Err(to_js(e)),
+        }
+    })
+}
+
+fn rejected(e: Error) -> Promise {
+    Promise::reject(&to_js(e))
+}
+
+/// Runs the Neotoma turn protocol for one conversation.
+#[wasm_bindgen]
+pub struct NeotomaAgent {
+    inner: Rc<JsAgent>,
+}
+
+impl NeotomaAgent {
+    pub fn shared(&self) -> Rc<JsAgent> {
+        self.inner.clone()
+    }
+}
+
+#[wasm_bindgen]
+impl NeotomaAgent {
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "AgentOptions")] options: JsValue,
+    ) -> Result<NeotomaAgent, JsValue> {
+        let agent = agent_from(&options).map_err(to_js)?;
+        Ok(NeotomaAgent {
+            inner: Rc::new(agent),
+        })
+    }
+
+    #[wasm_bindgen(getter, js_name = conversationId)]
+    pub fn conversation_id(&self) -> String {
+        self.inner.config().conversation.conversation_id.clone()
+    }
+
+    /// One whole turn: retrieval, the user message, your LLM, the assistant message.
+    #[wasm_bindgen(unchecked_return_type = "Promise<TurnResult>")]
+    pub fn turn(
+        &self,
+        #[wasm_bindgen(js_name = userMessage, unchecked_param_type = "string")]
+        user_message: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "LlmCallback")] llm: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TurnOptions | undefined")] opts: JsValue,
+    ) -> Promise {
+        let parsed = (|| {
+            let message = string_arg("userMessage", &user_message)?;
+            let callback: Function = llm
+                .dyn_into()
+                .map_err(|_| Error::invalid_input("llm must be a function"))?;
+            let turn_id = string_field(&opts, "turnId", "")?;
+            let turn_number = turn_number_field(&opts, "turnNumber")?;
+            Ok((message, callback, turn_id, turn_number))
+        })();
+        let (message, callback, turn_id, turn_number) = match parsed {
+            Ok(p) => p,
+            Err(e) => return rejected(e),
+        };
+        let agent = self.inner.clone();
+        promise(async move {
+            let llm = JsLlm {
+                callback,
+                ctx_extra: None,
+            };
+            agent.turn(message, &llm, turn_id, turn_number).await
+        })
+    }
+
+    /// Retrieval and the user message; call `closeTurn` with the reply.
+    #[wasm_bindgen(js_name = openTurn, unchecked_return_type = "Promise<OpenTurnResult>")]
+    pub fn open_turn(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "OpenTurnInput")] input: JsValue,
+    ) -> Promise {
+        let parsed = (|| {
+            Ok(OpenTurnInput {
+                turn_id: string_field(&input, "turnId", "")?,
+                turn_number: turn_number_field(&input, "turnNumber")?,
+                user_message: message_field(&input, "userMessage")?,
+                extra: json_object_field(&input, "userMessageExtra")?,
+            })
+        })();
+        match parsed {
+            Ok(input) => {
+                let agent = self.inner.clone();
+                promise(async move { agent.open_turn(input).await })
+            }
+            Err(e) => rejected(e),
+        }
+    }
+
+    /// The assistant message of a turn opened with `openTurn`.
+    #[wasm_bindgen(js_name = closeTurn, unchecked_return_type = "Promise<CloseTurnResult>")]
+    pub fn close_turn(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "CloseTurnInput")] input: JsValue,
+    ) -> Promise {
+        let parsed = (|| {
+            Ok(CloseTurnInput {
+                turn_id: required_string(&input, "turnId", "")?,
+                turn_number: turn_number_field(&input, "turnNumber")?,
+                assistant_message: message_field(&input, "assistantMessage")?,
+                refers_to: refers_to_field(&input)?,
+                extra: json_object_field(&input, "assistantMessageExtra")?,
+            })
+        })();
+        match parsed {
+            Ok(input) => {
+                let agent = self.inner.clone();
+                promise(async move { agent.close_turn(input).await })
+            }
+            Err(e) => rejected(e),
+        }
+    }
+
+    /// Both messages of a turn that already happened.
+    #[wasm_bindgen(js_name = recordTurn, unchecked_return_type = "Promise<TurnResult>")]
+    pub fn record_turn(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RecordTurnInput")] input: JsValue,
+    ) -> Promise {
+        let parsed = (|| {
+            Ok((
+                string_field(&input, "turnId", "")?,
+                turn_number_field(&input, "turnNumber")?,
+                message_field(&input, "userMessage")?,
+                message_field(&input, "assistantMessage")?,
+                refers_to_field(&input)?,
+            ))
+        })();
+        match parsed {
+            Ok((turn_id, turn_number, user, assistant, refers_to)) => {
+                let agent = self.inner.clone();
+                promise(async move {
+                    agent
+                        .record_turn(turn_id, turn_number, user, assistant, refers_to)
+                        .await
+                })
+            }
+            Err(e) => rejected(e),
+        }
+    }
+}
+
+fn message_field(input: &JsValue, key: &str) -> Result<String, Error> {
+    match field(input, key) {
+        Some(v) => string_arg(key, &v),
+        None => Err(Error::invalid_input(format!("{key} must be a string"))),
+    }
+}
+
+fn refers_to_field(input: &JsValue) -> Result<Vec<String>, Error> {
+    field(input, "refersTo")
+        .map(|v| entity_ids(&v, "refersTo"))
+        .transpose()
+        .map(Option::unwrap_or_default)
+}

@@ -1,0 +1,139 @@
+//! Reading duck-typed JS values. Strings are checked for lone UTF-16 surrogates before they
+//! cross into Rust, where they would silently become U+FFFD.
+
+use js_sys::{JsString, Reflect};
+use serde_json::{Map, Value};
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::protocol::error::Error;
+use crate::protocol::validate::check_turn_number;
+
+/// `obj[key]`, with `undefined` and `null` read as absent.
+pub fn field(obj: &JsValue, key: &str) -> Option<JsValue> {
+    if !obj.is_object() && !obj.is_function() {
+        return None;
+    }
+    Reflect::get(obj, &JsValue::from_str(key))
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// A required string argument.
+pub fn string_arg(name: &str, value: &JsValue) -> Result<String, Error> {
+    let s = value
+        .dyn_ref::<JsString>()
+        .ok_or_else(|| Error::invalid_input(format!("{name} must be a string")))?;
+    if !s.is_valid_utf16() {
+        return Err(Error::invalid_input(format!(
+            "{name} contains a lone UTF-16 surrogate; it would be stored changed"
+        )));
+    }
+    Ok(String::from(s))
+}
+
+pub fn string_field(obj: &JsValue, key: &str, path: &str) -> Result<Option<String>, Error> {
+    field(obj, key)
+        .map(|v| string_arg(&format!("{path}{key}"), &v))
+        .transpose()
+}
+
+pub fn required_string(obj: &JsValue, key: &str, path: &str) -> Result<String, Error> {
+    string_field(obj, key, path)?
+        .ok_or_else(|| Error::invalid_input(format!("{path}{key} is required")))
+}
+
+pub fn number_field(obj: &JsValue, key: &str, path: &str) -> Result<Option<f64>, Error> {
+    field(obj, key)
+        .map(|v| {
+            v.as_f64()
+                .filter(|n| n.is_finite() && *n >= 0.0)
+                .ok_or_else(|| {
+                    Error::invalid_input(format!("{path}{key} must be a non-negative number"))
+                })
+        })
+        .transpose()
+}
+
+/// A non-negative integer option that fits in u32 (large values are capped).
+pub fn u32_field(obj: &JsValue, key: &str, path: &str) -> Result<Option<u32>, Error> {
+    Ok(number_field(obj, key, path)?.map(|n| n.min(f64::from(u32::MAX)) as u32))
+}
+
+pub fn turn_number_field(obj: &JsValue, key: &str) -> Result<Option<u32>, Error> {
+    field(obj, key)
+        .map(|v| {
+            v.as_f64()
+                .ok_or_else(|| Error::invalid_input("turnNumber must be a number"))
+                .and_then(check_turn_number)
+        })
+        .transpose()
+}
+
+/// A list of entity ids: strings, or objects with `id` / `entity_id`.
+pub fn entity_ids(value: &JsValue, path: &str) -> Result<Vec<String>, Error> {
+    let array = value
+        .dyn_ref::<js_sys::Array>()
+        .ok_or_else(|| Error::invalid_input(format!("{path} must be an array of entity ids")))?;
+    let mut out = Vec::with_capacity(array.length() as usize);
+    for item in array.iter() {
+        let id = if item.is_string() {
+            Some(string_arg(path, &item)?)
+        } else {
+            match string_field(&item, "id", path)? {
+                Some(id) => Some(id),
+                None => string_field(&item, "entity_id", path)?,
+            }
+        };
+        match id {
+            Some(id) if !id.trim().is_empty() => out.push(id),
+            _ => {
+                return Err(Error::invalid_input(format!(
+                    "{path} must hold entity ids (strings or objects with id)"
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// An object of extra message fields, as JSON.
+pub fn json_object_field(
+    obj: &JsValue,
+    key: &str,
+) -> Result<Option<Map<String, Value>>, Error> {
+    let Some(v) = field(obj, key) else {
+        return Ok(None);
+    };
+    if !v.is_object() || js_sys::Array::is_array(&v) {
+        return Err(Error::invalid_input(format!("{key} must be a plain object")));
+    }
+    check_strings_deep(&v, key)?;
+    match serde_wasm_bindgen::from_value::<Value>(v) {
+        Ok(Value::Object(map)) => Ok(Some(map)),
+        _ => Err(Error::invalid_input(format!(
+            "{key} must be a plain object of JSON values"
+        ))),
+    }
+}
+
+/// Rejects lone surrogates anywhere inside a JSON-like value (keys and string values).
+fn check_strings_deep(v: &JsValue, path: &str) -> Result<(), Error> {
+    if let Some(s) = v.dyn_ref::<JsString>() {
+        if !s.is_valid_utf16() {
+            return Err(Error::invalid_input(format!(
+                "{path} contains a lone UTF-16 surrogate"
+            )));
+        }
+    } else if let Some(a) = v.dyn_ref::<js_sys::Array>() {
+        for item in a.iter() {
+            check_strings_deep(&item, path)?;
+        }
+    } else if v.is_object() {
+        for entry in js_sys::Object::entries(v.unchecked_ref()).iter() {
+            let pair: js_sys::Array = entry.unchecked_into();
+            check_strings_deep(&pair.get(0), path)?;
+            check_strings_deep(&pair.get(1), path)?;
+        }
+    }
+    Ok(())
+}

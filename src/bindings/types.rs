@@ -1,0 +1,223 @@
+//! TypeScript shapes of the duck-typed options and results (wasm-bindgen emits them into the
+//! generated `.d.ts`).
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** Stable `code` of every error this package throws. */
+export type NeotomaErrorCode =
+  | "INVALID_INPUT"
+  | "NEOTOMA_HTTP"
+  | "NEOTOMA_NETWORK"
+  | "NEOTOMA_TIMEOUT"
+  | "IDEMPOTENCY_MISMATCH"
+  | "NEOTOMA_INVALID_RESPONSE";
+
+/** Errors raised by the package (errors thrown by your callbacks come back unchanged). */
+export interface NeotomaError extends Error {
+  name: "NeotomaError";
+  code: NeotomaErrorCode;
+  /** HTTP status, when Neotoma answered. */
+  status?: number;
+  /** Parsed answer body (a string for HTML/text answers). */
+  body?: unknown;
+}
+
+/** `fetch` to a Neotoma server, or a same-origin proxy (`baseUrl: "/neotoma"`). */
+export interface HttpTransportOptions {
+  baseUrl: string;
+  /** Bearer token; never echoed in errors. Leave it out in browsers (use a proxy). */
+  token?: string;
+  /** Per-request timeout (default 30000). */
+  timeoutMs?: number;
+}
+
+/** Any object answering with the real server's response bodies. `EmbeddedStore` is one. */
+export interface NeotomaTransport {
+  store(body: StoreRequest): Promise<StoreResponse> | StoreResponse;
+  retrieveEntityByIdentifier(body: RetrieveRequest): Promise<RetrieveResponse> | RetrieveResponse;
+  createRelationships(body: { relationships: RelationshipById[] }): Promise<unknown> | unknown;
+}
+
+export interface AgentOptions {
+  conversationId: string;
+  conversationTitle?: string;
+  platform?: string;
+  /** Entities kept (and lookups made) per turn; default 8. */
+  retrievalLimit?: number;
+  /** Bound on the whole retrieval phase; default 2500. */
+  retrievalTimeoutMs?: number;
+  /** Replaces the default extractor (`extractIdentifiers`). */
+  identifierExtractor?: (text: string) => string[];
+  /** "cited" (default): the assistant message refers to the retrieved entities its text names;
+   *  "retrieved": to all of them, like the upstream SDK. */
+  assistantRefersTo?: "cited" | "retrieved";
+  /** Largest message accepted, in UTF-8 bytes; default 1 MiB. */
+  maxMessageBytes?: number;
+  /** Omit for the embedded store. */
+  transport?: HttpTransportOptions | NeotomaTransport;
+}
+
+export interface WithMemoryOptions extends AgentOptions {
+  /** Turn id source; default a random UUID per call. */
+  nextTurnId?: () => string;
+}
+
+/** An entity found by bounded retrieval. */
+export interface RetrievedEntity {
+  id: string;
+  entity_type: string;
+  canonical_name: string | null;
+  /** The entity's fields (name, title, …). */
+  snapshot: Record<string, unknown>;
+  /** The identifier from the message that found it. */
+  identifier: string;
+}
+
+export interface TurnContext {
+  retrieved: RetrievedEntity[];
+  retrievedEntityIds: string[];
+  turnId: string;
+  turnNumber: number;
+  conversationId: string;
+}
+
+export interface LlmReply {
+  text: string;
+  /** Entity ids (or entities) the reply refers to beyond those it names. */
+  refersTo?: Array<string | { id: string }>;
+}
+
+export type LlmCallback = (
+  userMessage: string,
+  ctx: TurnContext,
+) => string | LlmReply | Promise<string | LlmReply>;
+
+export interface TurnOptions {
+  turnId?: string;
+  turnNumber?: number;
+}
+
+export interface StoreWarning {
+  code: string;
+  message?: string;
+  [field: string]: unknown;
+}
+
+export interface OpenTurnInput {
+  turnId?: string;
+  turnNumber?: number;
+  userMessage: string;
+  userMessageExtra?: Record<string, unknown>;
+}
+
+export interface OpenTurnResult {
+  turnId: string;
+  turnNumber: number;
+  conversationEntityId: string;
+  userMessageEntityId: string;
+  retrieved: RetrievedEntity[];
+  retrievedEntityIds: string[];
+  replayed: boolean;
+  storeWarnings: StoreWarning[];
+}
+
+export interface CloseTurnInput {
+  turnId: string;
+  turnNumber?: number;
+  assistantMessage: string;
+  refersTo?: Array<string | { id: string }>;
+  assistantMessageExtra?: Record<string, unknown>;
+}
+
+export interface CloseTurnResult {
+  turnId: string;
+  turnNumber?: number;
+  conversationEntityId: string;
+  assistantMessageEntityId: string;
+  refersTo: string[];
+  replayed: boolean;
+  storeWarnings: StoreWarning[];
+}
+
+export interface RecordTurnInput {
+  turnId?: string;
+  turnNumber?: number;
+  userMessage: string;
+  assistantMessage: string;
+  refersTo?: Array<string | { id: string }>;
+}
+
+export interface TurnResult {
+  assistantMessage: string;
+  turnId: string;
+  turnNumber: number;
+  conversationEntityId: string;
+  userMessageEntityId: string;
+  assistantMessageEntityId: string;
+  retrieved: RetrievedEntity[];
+  retrievedEntityIds: string[];
+  /** The assistant message's REFERS_TO targets. */
+  refersTo: string[];
+  /** Whether Neotoma answered each store as a replay of an earlier identical one. */
+  replayed: { user: boolean; assistant: boolean };
+  storeWarnings: StoreWarning[];
+}
+
+export interface WrappedAgent {
+  (userMessage: string): Promise<{ assistantMessage: string; ctx: TurnContext; result: TurnResult }>;
+  memory: NeotomaAgent;
+}
+
+export interface RelationshipById {
+  relationship_type: string;
+  source_entity_id: string;
+  target_entity_id: string;
+}
+
+export interface StoreRequest {
+  entities: Array<{ entity_type: string; [field: string]: unknown }>;
+  relationships?: Array<{
+    relationship_type: string;
+    source_index?: number;
+    source_entity_id?: string;
+    target_index?: number;
+    target_entity_id?: string;
+  }>;
+  idempotency_key: string;
+}
+
+export interface StoreResponse {
+  success: boolean;
+  replayed: boolean;
+  entities: Array<{
+    entity_id: string;
+    entity_type: string;
+    entity_snapshot_after?: Record<string, unknown>;
+    [field: string]: unknown;
+  }>;
+  store_warnings?: StoreWarning[];
+  [field: string]: unknown;
+}
+
+export interface RetrieveRequest {
+  identifier: string;
+  entity_type?: string;
+  limit?: number;
+  by?: string;
+}
+
+export interface RetrieveResponse {
+  entities: Array<{ id: string; entity_type: string; canonical_name?: string | null; snapshot?: Record<string, unknown> }>;
+  total: number;
+  match_mode: "direct" | "snapshot_field" | "semantic" | "none";
+  hint?: string;
+}
+
+/** One REST answer of the embedded store. A string body is a non-JSON (HTML/text) answer. */
+export interface EmbeddedResponse {
+  status: number;
+  body: unknown;
+}
+"#;

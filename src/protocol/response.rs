@@ -1,0 +1,227 @@
+//! Reading Neotoma's answers. Store results are matched to what was sent by `entity_type` and
+//! `turn_key`, never by position: a replay answers newest-first and without `observation_index`.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::error::{Error, ErrorCode};
+
+/// What one message store produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreOutcome {
+    pub conversation_entity_id: String,
+    pub message_entity_id: String,
+    pub replayed: bool,
+    pub warnings: Vec<Value>,
+}
+
+/// Finds the conversation and the message with `turn_key` in a `/store` answer.
+pub fn parse_store_response(
+    body: &Value,
+    conversation_id: &str,
+    turn_key: &str,
+) -> Result<StoreOutcome, Error> {
+    let entities = body
+        .get("entities")
+        .and_then(Value::as_array)
+        .ok_or_else(|| invalid("/store answer has no entities array"))?;
+    let snapshot_field = |e: &Value, field: &str| -> Option<String> {
+        e.get("entity_snapshot_after")
+            .and_then(|s| s.get(field))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let entity_id = |e: &Value| e.get("entity_id").and_then(Value::as_str).map(str::to_owned);
+    let of_type = |t: &'static str| {
+        entities
+            .iter()
+            .filter(move |e| e.get("entity_type").and_then(Value::as_str) == Some(t))
+    };
+
+    // A snapshot may lack the matching field (an older schema); fall back to the only entity of
+    // that type, which is unambiguous because we send exactly one of each.
+    let pick = |t: &'static str, field: &str, want: &str| -> Option<String> {
+        of_type(t)
+            .find(|e| snapshot_field(e, field).as_deref() == Some(want))
+            .or_else(|| {
+                let mut it = of_type(t);
+                match (it.next(), it.next()) {
+                    (Some(only), None) => Some(only),
+                    _ => None,
+                }
+            })
+            .and_then(entity_id)
+    };
+
+    let conversation_entity_id = pick("conversation", "conversation_id", conversation_id)
+        .ok_or_else(|| invalid("/store answer has no conversation entity"))?;
+    let message_entity_id = pick("conversation_message", "turn_key", turn_key).ok_or_else(|| {
+        invalid(format!(
+            "/store answer has no conversation_message with turn_key {turn_key}"
+        ))
+    })?;
+    let warnings = body
+        .get("store_warnings")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    Ok(StoreOutcome {
+        conversation_entity_id,
+        message_entity_id,
+        replayed: body.get("replayed").and_then(Value::as_bool).unwrap_or(false),
+        warnings,
+    })
+}
+
+/// One entity found by bounded retrieval, in one shape whatever the server's `match_mode`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RetrievedEntity {
+    pub id: String,
+    pub entity_type: String,
+    pub canonical_name: Option<String>,
+    /// The entity's fields (`name`, `title`, …), flattened out of the `direct` shape.
+    pub snapshot: Map<String, Value>,
+    /// The identifier from the message that found it.
+    pub identifier: String,
+}
+
+impl RetrievedEntity {
+    /// Names a reply may cite this entity by: snapshot names, the canonical name, the id.
+    pub fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for field in ["name", "title", "canonical_name", "email", "full_name"] {
+            if let Some(s) = self.snapshot.get(field).and_then(Value::as_str) {
+                names.push(s);
+            }
+        }
+        if let Some(c) = &self.canonical_name {
+            // "project:Project Falcon" → "Project Falcon"
+            let bare = c
+                .strip_prefix(&format!("{}:", self.entity_type))
+                .unwrap_or(c);
+            names.push(bare);
+        }
+        names.push(&self.id);
+        names.retain(|n| n.trim().chars().count() >= 2);
+        names
+    }
+}
+
+/// Entity types that are bookkeeping of conversations, not things a user talks about.
+const CONVERSATION_TYPES: [&str; 2] = ["conversation", "conversation_message"];
+
+/// Reads the entities of a `/retrieve_entity_by_identifier` answer, dropping conversation
+/// bookkeeping hits. Ids are in `id` (there is no `entity_id` at the top of a result).
+pub fn parse_retrieve_response(body: &Value, identifier: &str) -> Vec<RetrievedEntity> {
+    let Some(entities) = body.get("entities").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    entities
+        .iter()
+        .filter_map(|e| {
+            let id = e.get("id").and_then(Value::as_str)?.to_owned();
+            let entity_type = e.get("entity_type").and_then(Value::as_str)?.to_owned();
+            if CONVERSATION_TYPES.contains(&entity_type.as_str()) {
+                return None;
+            }
+            let snapshot = e.get("snapshot").and_then(Value::as_object);
+            // `direct` nests the fields one level deeper: snapshot.snapshot.
+            let fields = snapshot
+                .and_then(|s| s.get("snapshot"))
+                .and_then(Value::as_object)
+                .or(snapshot)
+                .cloned()
+                .unwrap_or_default();
+            let canonical_name = snapshot
+                .and_then(|s| s.get("canonical_name"))
+                .filter(|_| snapshot.is_some_and(|s| s.contains_key("snapshot")))
+                .or_else(|| e.get("canonical_name"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            Some(RetrievedEntity {
+                id,
+                entity_type,
+                canonical_name,
+                snapshot: fields,
+                identifier: identifier.to_owned(),
+            })
+        })
+        .collect()
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorCode::InvalidResponse, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn replay_answers_are_matched_by_type_not_position() {
+        // transcript 02: newest observation first, no observation_index
+        let replay = json!({"success":true,"replayed":true,"entities":[
+            {"entity_id":"ent_msg","entity_type":"conversation_message","entity_snapshot_after":{"turn_key":"c1:t1"},"deduplicated":true},
+            {"entity_id":"ent_conv","entity_type":"conversation","entity_snapshot_after":{"conversation_id":"c1"},"deduplicated":true}
+        ]});
+        let out = parse_store_response(&replay, "c1", "c1:t1").unwrap();
+        assert_eq!(out.conversation_entity_id, "ent_conv");
+        assert_eq!(out.message_entity_id, "ent_msg");
+        assert!(out.replayed);
+        assert!(out.warnings.is_empty());
+    }
+
+    #[test]
+    fn store_warnings_are_kept() {
+        let body = json!({"replayed":false,"entities":[
+            {"entity_id":"ent_conv","entity_type":"conversation","entity_snapshot_after":{"conversation_id":"c1"}},
+            {"entity_id":"ent_msg","entity_type":"conversation_message","entity_snapshot_after":{"turn_key":"c1:t1"}}
+        ],"store_warnings":[{"code":"UNKNOWN_FIELD"}]});
+        let out = parse_store_response(&body, "c1", "c1:t1").unwrap();
+        assert!(!out.replayed);
+        assert_eq!(out.warnings.len(), 1);
+    }
+
+    #[test]
+    fn a_missing_message_is_an_invalid_response() {
+        let body = json!({"entities":[{"entity_id":"ent_conv","entity_type":"conversation"}]});
+        let e = parse_store_response(&body, "c1", "c1:t1").unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidResponse);
+        assert_eq!(
+            parse_store_response(&json!("<html>"), "c1", "c1:t1")
+                .unwrap_err()
+                .code,
+            ErrorCode::InvalidResponse
+        );
+    }
+
+    #[test]
+    fn both_match_modes_are_read() {
+        // transcript 04c (snapshot_field) and 04e (direct)
+        let field = json!({"entities":[{"id":"ent_a","entity_type":"company","canonical_name":"Acme","snapshot":{"name":"Acme Corp"}}],"total":1,"match_mode":"snapshot_field"});
+        let direct = json!({"entities":[{"id":"ent_f","entity_type":"project","canonical_name":"project:Project Falcon",
+            "snapshot":{"entity_id":"ent_f","canonical_name":"Project Falcon","snapshot":{"name":"Project Falcon"}}}],"total":1,"match_mode":"direct"});
+        let a = parse_retrieve_response(&field, "Acme Corp");
+        assert_eq!(a[0].id, "ent_a");
+        assert_eq!(a[0].snapshot["name"], "Acme Corp");
+        assert_eq!(a[0].canonical_name.as_deref(), Some("Acme"));
+        let f = parse_retrieve_response(&direct, "Project Falcon");
+        assert_eq!(f[0].snapshot["name"], "Project Falcon");
+        assert_eq!(f[0].canonical_name.as_deref(), Some("Project Falcon"));
+        assert!(f[0].names().contains(&"Project Falcon"));
+    }
+
+    #[test]
+    fn conversation_hits_are_dropped() {
+        let body = json!({"entities":[
+            {"id":"ent_c","entity_type":"conversation","canonical_name":"conversation:c1","snapshot":{}},
+            {"id":"ent_m","entity_type":"conversation_message","canonical_name":"conversation_message:c1:t1","snapshot":{}},
+            {"id":"ent_x","entity_type":"note","canonical_name":"c1 notes","snapshot":{"title":"c1 notes"}}
+        ]});
+        let got = parse_retrieve_response(&body, "c1");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].id, "ent_x");
+        assert!(parse_retrieve_response(&json!({"entities":[],"total":0,"match_mode":"none"}), "x").is_empty());
+    }
+}

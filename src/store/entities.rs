@@ -1,0 +1,930 @@
+//! Entities, observations, snapshots and `POST /store` (with idempotency), `POST /get_entity_snapshot`.
+//!
+//! Every entity object of a `/store` becomes one observation of the entity it resolves to (see
+//! `schema` for identity). An entity's snapshot is the merge of its observations' declared
+//! fields, latest write wins; `provenance` maps each snapshot field to the observation that set
+//! it. The same `idempotency_key` with the same entities replays the first answer (nothing is
+//! written, relationships included); with different entities it is `400 ERR_IDEMPOTENCY_MISMATCH`.
+
+use serde_json::{json, Map, Value};
+
+use super::errors::{self, invalid_payload, invalid_type, Seg};
+use super::schema::{self, display_name, schema_for, Identity};
+use super::time::{iso_ms, sanitize_ms};
+use super::{identity_slot, EmbeddedStore, Response, USER_ID};
+
+/// The top-level fields `POST /store` accepts (transcript 07e, in the server's order).
+const STORE_FIELDS: &[&str] = &[
+    "commit",
+    "entities",
+    "external_actor",
+    "file_content",
+    "file_idempotency_key",
+    "file_path",
+    "idempotency_key",
+    "interpretation",
+    "mime_type",
+    "observation_source",
+    "original_filename",
+    "relationships",
+    "source_peer_id",
+    "source_priority",
+    "source_storage",
+    "strict",
+    "user_id",
+];
+
+const DEFAULT_OBSERVATION_SOURCE: &str = "llm_summary";
+const DEFAULT_SOURCE_PRIORITY: i64 = 100;
+
+const NO_ENTITIES: &str =
+    "Must provide either entities, file_path, or file_content with mime_type (or use intake.mode='overflow')";
+
+const UNKNOWN_FIELDS_HINT: &str = "Undeclared fields are preserved on the observation but excluded from the entity snapshot. To promote them, call update_schema_incremental to add the fields to the schema, then set migrate_existing: true to backfill existing observations. If an existing declared field already fits the data, prefer correct()-ing into that field.";
+
+/// One entity.
+#[derive(Debug, Clone)]
+pub(crate) struct Entity {
+    pub id: String,
+    pub entity_type: String,
+    pub canonical_name: String,
+    /// `canonical_name` lowercased, for substring lookups.
+    pub canonical_lower: String,
+    pub schema_version: &'static str,
+    /// Creation sequence (= index in `EmbeddedStore::entities`).
+    pub seq: usize,
+    pub created_ms: f64,
+    /// Time of the latest observation.
+    pub updated_ms: f64,
+    pub snapshot: Map<String, Value>,
+    /// Snapshot field -> id of the observation that set it.
+    pub provenance: Map<String, Value>,
+    /// Indexes into `EmbeddedStore::observations`, oldest first.
+    pub observations: Vec<usize>,
+}
+
+/// One observation: the fields one `/store` wrote about one entity (undeclared fields included).
+#[derive(Debug, Clone)]
+pub(crate) struct Observation {
+    pub id: String,
+    /// Index into `EmbeddedStore::entities`.
+    pub entity: usize,
+    pub source_id: String,
+    pub observed_ms: f64,
+    pub fields: Map<String, Value>,
+    pub identity_basis: &'static str,
+    pub identity_rule: String,
+    pub observation_source: String,
+    pub source_priority: Value,
+}
+
+/// What an idempotency key committed: the source and one observation per entity object.
+#[derive(Debug, Clone)]
+pub(crate) struct IdempotencyRecord {
+    pub source_id: String,
+    pub observations: Vec<usize>,
+}
+
+/// A relationship endpoint of a `/store` relationship.
+#[derive(Debug, Clone, Copy)]
+enum Endpoint<'a> {
+    Index(f64),
+    Id(&'a str),
+}
+
+struct RelationshipInput<'a> {
+    relationship_type: &'a str,
+    source: Endpoint<'a>,
+    target: Endpoint<'a>,
+}
+
+struct EntityInput<'a> {
+    object: &'a Map<String, Value>,
+    /// `None` when absent, null or empty (a `500 DB_QUERY_FAILED` once the shape is valid).
+    entity_type: Option<&'a str>,
+}
+
+/// A `/store` body that passed shape validation.
+struct StoreRequest<'a> {
+    entities: Vec<EntityInput<'a>>,
+    relationships: Vec<RelationshipInput<'a>>,
+    idempotency_key: Option<&'a str>,
+    commit: bool,
+    observation_source: Option<&'a str>,
+    source_priority: Option<&'a Value>,
+    has_file: bool,
+}
+
+fn endpoint<'a>(
+    item: &'a Map<String, Value>,
+    index_key: &'static str,
+    id_key: &'static str,
+    base: &[Seg],
+    issues: &mut Vec<Value>,
+) -> Option<Endpoint<'a>> {
+    match (item.get(index_key), item.get(id_key)) {
+        (Some(Value::Number(n)), _) => Some(Endpoint::Index(n.as_f64().unwrap_or(-1.0))),
+        (_, Some(Value::String(id))) => Some(Endpoint::Id(id)),
+        _ => {
+            issues.push(errors::endpoint_union(item, index_key, id_key, base));
+            None
+        }
+    }
+}
+
+/// zod-like shape validation of a `/store` body.
+fn parse_store_request(body: &Map<String, Value>) -> Result<StoreRequest<'_>, Vec<Value>> {
+    let mut issues = Vec::new();
+    let mut entities = Vec::new();
+    match body.get("entities") {
+        None => {}
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                let Value::Object(object) = item else {
+                    issues.push(invalid_type(
+                        "object",
+                        Some(item),
+                        &[Seg::Key("entities"), Seg::Index(i)],
+                    ));
+                    continue;
+                };
+                let entity_type = match object.get("entity_type") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(t)) => Some(t.as_str()).filter(|t| !t.trim().is_empty()),
+                    Some(other) => {
+                        issues.push(invalid_type(
+                            "string",
+                            Some(other),
+                            &[Seg::Key("entities"), Seg::Index(i), Seg::Key("entity_type")],
+                        ));
+                        None
+                    }
+                };
+                entities.push(EntityInput {
+                    object,
+                    entity_type,
+                });
+            }
+        }
+        Some(other) => issues.push(invalid_type("array", Some(other), &[Seg::Key("entities")])),
+    }
+
+    let mut relationships = Vec::new();
+    match body.get("relationships") {
+        None => {}
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                let base = [Seg::Key("relationships"), Seg::Index(i)];
+                let Value::Object(object) = item else {
+                    issues.push(invalid_type("object", Some(item), &base));
+                    continue;
+                };
+                let relationship_type = match object.get("relationship_type") {
+                    Some(Value::String(t)) => Some(t.as_str()),
+                    other => {
+                        issues.push(invalid_type(
+                            "string",
+                            other,
+                            &[
+                                Seg::Key("relationships"),
+                                Seg::Index(i),
+                                Seg::Key("relationship_type"),
+                            ],
+                        ));
+                        None
+                    }
+                };
+                let source = endpoint(object, "source_index", "source_entity_id", &base, &mut issues);
+                let target = endpoint(object, "target_index", "target_entity_id", &base, &mut issues);
+                if let (Some(relationship_type), Some(source), Some(target)) =
+                    (relationship_type, source, target)
+                {
+                    relationships.push(RelationshipInput {
+                        relationship_type,
+                        source,
+                        target,
+                    });
+                }
+            }
+        }
+        Some(other) => issues.push(invalid_type(
+            "array",
+            Some(other),
+            &[Seg::Key("relationships")],
+        )),
+    }
+
+    let idempotency_key = match body.get("idempotency_key") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(k)) => Some(k.as_str()).filter(|k| !k.is_empty()),
+        Some(other) => {
+            issues.push(invalid_type("string", Some(other), &[Seg::Key("idempotency_key")]));
+            None
+        }
+    };
+    let commit = match body.get("commit") {
+        None => true,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            issues.push(invalid_type("boolean", Some(other), &[Seg::Key("commit")]));
+            true
+        }
+    };
+    let observation_source = match body.get("observation_source") {
+        None => None,
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(other) => {
+            issues.push(invalid_type("string", Some(other), &[Seg::Key("observation_source")]));
+            None
+        }
+    };
+    let source_priority = match body.get("source_priority") {
+        None => None,
+        Some(v @ Value::Number(_)) => Some(v),
+        Some(other) => {
+            issues.push(invalid_type("number", Some(other), &[Seg::Key("source_priority")]));
+            None
+        }
+    };
+    let has_file = ["file_path", "file_content"]
+        .iter()
+        .any(|k| matches!(body.get(*k), Some(Value::String(s)) if !s.is_empty()));
+
+    if issues.is_empty() {
+        Ok(StoreRequest {
+            entities,
+            relationships,
+            idempotency_key,
+            commit,
+            observation_source,
+            source_priority,
+            has_file,
+        })
+    } else {
+        Err(issues)
+    }
+}
+
+/// The entity object's fields without `entity_type`, compared to an observation's, without
+/// cloning (for idempotency).
+fn same_fields(object: &Map<String, Value>, fields: &Map<String, Value>) -> bool {
+    let own = object.keys().filter(|k| k.as_str() != "entity_type").count();
+    own == fields.len()
+        && object
+            .iter()
+            .filter(|(k, _)| k.as_str() != "entity_type")
+            .all(|(k, v)| fields.get(k) == Some(v))
+}
+
+fn warning(code: &str, message: String, index: usize, entity: &Entity) -> Value {
+    json!({
+        "code": code,
+        "message": message,
+        "observation_index": index,
+        "entity_type": entity.entity_type,
+        "entity_id": entity.id,
+    })
+}
+
+fn unknown_field_message(entity_type: &str, field: &str) -> String {
+    format!(
+        "{entity_type} stored with field \"{field}\" that is not declared on its active schema. The value is preserved on the observation but is dropped from the entity snapshot until the field is added to the schema. To surface it: re-store or correct() the data into an already-declared field, or add the field via register_schema (or update_schema_incremental when the schema declares canonical_name_fields)."
+    )
+}
+
+fn priority_message(entity_type: &str, fields: &[&str]) -> String {
+    let ranked: Vec<String> = fields
+        .iter()
+        .map(|f| format!("'{f}' uses highest_priority"))
+        .collect();
+    format!(
+        "{entity_type} written at the default source_priority 100 into field(s) that rank by priority — {}. A default/non-explicit priority 100 OUTRANKS any prior observation written with an explicit lower priority (e.g. a trusted import at 50), silently escalating this write's trust. Note: an explicit source_priority of 100 is indistinguishable from the default at write time, so this advisory fires on both. To make ranking intentional, pass an explicit --source-priority (CLI) / source_priority (API) reflecting how this write should rank against others — see docs/subsystems/conflict_resolution.md.",
+        ranked.join(", ")
+    )
+}
+
+fn missing_required_message(entity_type: &str, field: &str) -> String {
+    format!(
+        "{entity_type} stored without required field \"{field}\". The schema marks this field required; the write was accepted but the entity is incomplete. Use correct() to supply the missing field."
+    )
+}
+
+impl Entity {
+    /// The entity row (`retrieve_related_entities`, direct identifier hits).
+    pub(crate) fn row_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "entity_type": self.entity_type,
+            "canonical_name": self.canonical_name,
+            "aliases": [],
+            "created_at": iso_ms(self.created_ms),
+            "updated_at": iso_ms(self.updated_ms),
+            "user_id": USER_ID,
+            "first_seen_at": null,
+            "last_seen_at": null,
+            "merged_to_entity_id": null,
+            "merged_at": null,
+            "merged_into": null,
+        })
+    }
+
+    /// The snapshot record (`get_entity_snapshot`; nested `snapshot` of direct hits).
+    pub(crate) fn snapshot_json(&self) -> Value {
+        json!({
+            "entity_id": self.id,
+            "entity_type": self.entity_type,
+            "schema_version": self.schema_version,
+            "canonical_name": display_name(&self.snapshot),
+            "snapshot": self.snapshot,
+            "computed_at": iso_ms(self.updated_ms),
+            "observation_count": self.observations.len(),
+            "last_observation_at": iso_ms(self.updated_ms),
+            "provenance": self.provenance,
+            "user_id": USER_ID,
+        })
+    }
+
+    /// The name a listing shows: the display name, else the canonical name.
+    pub(crate) fn label(&self) -> &str {
+        display_name(&self.snapshot).unwrap_or(&self.canonical_name)
+    }
+}
+
+impl EmbeddedStore {
+    pub(crate) fn entity(&self, id: &str) -> Option<&Entity> {
+        self.entity_index.get(id).and_then(|i| self.entities.get(*i))
+    }
+
+    /// An observation as `include_observations` lists it (transcript 10g).
+    pub(crate) fn observation_json(&self, index: usize) -> Option<Value> {
+        let observation = self.observations.get(index)?;
+        let entity = self.entities.get(observation.entity)?;
+        Some(json!({
+            "id": observation.id,
+            "entity_id": entity.id,
+            "entity_type": entity.entity_type,
+            "schema_version": entity.schema_version,
+            "source_id": observation.source_id,
+            "interpretation_id": null,
+            "observed_at": iso_ms(observation.observed_ms),
+            "specificity_score": 1,
+            "source_priority": observation.source_priority,
+            "observation_source": observation.observation_source,
+            "fields": observation.fields,
+            "created_at": iso_ms(observation.observed_ms),
+            "user_id": USER_ID,
+            "idempotency_key": null,
+            "canonical_hash": null,
+            "identity_basis": observation.identity_basis,
+            "identity_rule": observation.identity_rule,
+            "provenance": null,
+            "source_peer_id": null,
+            "canonical_key": null,
+            "sighting_source_id": null,
+        }))
+    }
+
+    /// `POST /store`. `Err` is the non-2xx answer.
+    pub fn store(&mut self, body: &Value, now_ms: f64) -> Result<Value, Response> {
+        self.clock_ms = sanitize_ms(now_ms);
+        let now = self.clock_ms;
+        let empty = Map::new();
+        let object = match body {
+            Value::Object(m) => m,
+            // express leaves a non-JSON body (e.g. text/plain, transcript 07m) as `{}`.
+            Value::Null | Value::String(_) => &empty,
+            other => return Err(invalid_payload(vec![invalid_type("object", Some(other), &[])], now)),
+        };
+
+        let unknown: Vec<&str> = object
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !STORE_FIELDS.contains(k))
+            .collect();
+        if !unknown.is_empty() {
+            let paths: Vec<String> = unknown.iter().map(|k| format!("$.{k}")).collect();
+            return Err(errors::error(
+                400,
+                "ERR_UNKNOWN_FIELD",
+                "Request body contains field(s) not declared by POST /store.",
+                now,
+                Some(json!({
+                    "unknown_fields": unknown,
+                    "json_paths": paths,
+                    "allowed_fields": STORE_FIELDS,
+                    "operation": "POST /store",
+                })),
+            ));
+        }
+
+        let request = parse_store_request(object).map_err(|issues| invalid_payload(issues, now))?;
+        if request.entities.is_empty() {
+            if request.has_file {
+                return Err(errors::error(
+                    501,
+                    "NOT_IMPLEMENTED",
+                    "The embedded store does not ingest files (file_path/file_content); store entities instead.",
+                    now,
+                    None,
+                ));
+            }
+            return Err(invalid_payload(
+                vec![json!({"code": "custom", "message": NO_ENTITIES, "path": []})],
+                now,
+            ));
+        }
+        let Some(key) = request.idempotency_key else {
+            return Err(errors::error(
+                400,
+                "VALIDATION_ERROR",
+                "idempotency_key is required when entities are provided",
+                now,
+                None,
+            ));
+        };
+        if request.entities.iter().any(|e| e.entity_type.is_none()) {
+            return Err(errors::error(
+                500,
+                "DB_QUERY_FAILED",
+                "entity_type is required for each entity",
+                now,
+                None,
+            ));
+        }
+
+        if let Some(record) = self.idempotency.get(key) {
+            return self.replay(key, record, &request);
+        }
+
+        if request.commit {
+            Ok(self.write(&request, key, now))
+        } else {
+            // A dry run: the same answer, computed on a scratch copy that is dropped.
+            let mut scratch = self.clone();
+            let mut answer = scratch.write(&request, key, now);
+            if let Some(map) = answer.as_object_mut() {
+                map.insert("commit".into(), Value::Bool(false));
+            }
+            Ok(answer)
+        }
+    }
+
+    /// The answer to a repeated idempotency key (transcripts 02, 03, 12b).
+    fn replay(
+        &self,
+        key: &str,
+        record: &IdempotencyRecord,
+        request: &StoreRequest<'_>,
+    ) -> Result<Value, Response> {
+        let same = record.observations.len() == request.entities.len()
+            && record
+                .observations
+                .iter()
+                .zip(&request.entities)
+                .all(|(index, input)| {
+                    let Some(observation) = self.observations.get(*index) else {
+                        return false;
+                    };
+                    let Some(entity) = self.entities.get(observation.entity) else {
+                        return false;
+                    };
+                    Some(entity.entity_type.as_str()) == input.entity_type
+                        && same_fields(input.object, &observation.fields)
+                });
+        if !same {
+            return Err(errors::idempotency_mismatch(key));
+        }
+        let entities: Vec<Value> = record
+            .observations
+            .iter()
+            .rev()
+            .filter_map(|index| {
+                let observation = self.observations.get(*index)?;
+                let entity = self.entities.get(observation.entity)?;
+                Some(json!({
+                    "entity_id": entity.id,
+                    "entity_type": entity.entity_type,
+                    "observation_id": observation.id,
+                    "entity_snapshot_after": entity.snapshot,
+                    "deduplicated": true,
+                }))
+            })
+            .collect();
+        Ok(json!({
+            "success": true,
+            "replayed": true,
+            "source_id": record.source_id,
+            "entities_created": 0,
+            "observations_created": record.observations.len(),
+            "entities": entities,
+        }))
+    }
+
+    /// Creates an entity for `identity` and indexes it.
+    fn create_entity(&mut self, entity_type: &str, identity: &Identity, now: f64) -> usize {
+        let salt = identity.key.as_deref().unwrap_or(entity_type);
+        let mut id = self.ids.entity_id(now, salt);
+        while self.entity_index.contains_key(&id) {
+            id = self.ids.entity_id(now, salt);
+        }
+        let canonical_name = identity
+            .canonical_name
+            .clone()
+            .unwrap_or_else(|| format!("{entity_type}:{id}"));
+        let seq = self.entities.len();
+        self.entity_index.insert(id.clone(), seq);
+        if let Some(key) = &identity.key {
+            self.identity_index
+                .insert(identity_slot(entity_type, key), seq);
+        }
+        self.entities.push(Entity {
+            id,
+            entity_type: entity_type.to_string(),
+            canonical_lower: canonical_name.to_lowercase(),
+            canonical_name,
+            schema_version: schema_for(entity_type).schema_version,
+            seq,
+            created_ms: now,
+            updated_ms: now,
+            snapshot: Map::new(),
+            provenance: Map::new(),
+            observations: Vec::new(),
+        });
+        seq
+    }
+
+    /// A fresh write (transcripts 01, 04a, 05a, 10a).
+    fn write(&mut self, request: &StoreRequest<'_>, key: &str, now: f64) -> Value {
+        let source_id = self.ids.uuid(now, key);
+        let observation_source = request
+            .observation_source
+            .unwrap_or(DEFAULT_OBSERVATION_SOURCE)
+            .to_string();
+        let source_priority = request
+            .source_priority
+            .cloned()
+            .unwrap_or_else(|| Value::from(DEFAULT_SOURCE_PRIORITY));
+        let default_priority = source_priority.as_f64() == Some(DEFAULT_SOURCE_PRIORITY as f64);
+
+        let mut entity_indexes = Vec::with_capacity(request.entities.len());
+        let mut observation_indexes = Vec::with_capacity(request.entities.len());
+        let mut items = Vec::with_capacity(request.entities.len());
+        let mut warnings = Vec::new();
+        let mut unknown_fields: Vec<String> = Vec::new();
+        let mut required_missing = Vec::new();
+        let mut created = 0usize;
+
+        for (position, input) in request.entities.iter().enumerate() {
+            let entity_type = input.entity_type.unwrap_or_default();
+            let schema = schema_for(entity_type);
+            let mut fields = input.object.clone();
+            fields.remove("entity_type");
+            let identity = schema::identity(entity_type, &fields);
+            let existing = identity
+                .key
+                .as_ref()
+                .and_then(|k| self.identity_index.get(&identity_slot(entity_type, k)))
+                .copied();
+            let (index, action) = match existing {
+                Some(index) => (index, "matched_existing"),
+                None => {
+                    created += 1;
+                    (self.create_entity(entity_type, &identity, now), "created")
+                }
+            };
+
+            let salt = format!("{source_id}:{position}");
+            let observation_id = self.ids.uuid(now, &salt);
+            let observation_index = self.observations.len();
+            let mut unknown_here = Vec::new();
+            let mut priority_here = Vec::new();
+            let Some(entity) = self.entities.get_mut(index) else {
+                continue;
+            };
+            for (field, value) in &fields {
+                if schema.declares(field) {
+                    entity.snapshot.insert(field.clone(), value.clone());
+                    entity
+                        .provenance
+                        .insert(field.clone(), Value::from(observation_id.clone()));
+                    if let Some(p) = schema.priority_fields.iter().find(|p| **p == field) {
+                        priority_here.push(*p);
+                    }
+                } else {
+                    unknown_here.push(field.clone());
+                }
+            }
+            entity.updated_ms = now;
+            entity.observations.push(observation_index);
+
+            for field in &unknown_here {
+                warnings.push(warning(
+                    "UNKNOWN_FIELD",
+                    unknown_field_message(entity_type, field),
+                    position,
+                    entity,
+                ));
+                if !unknown_fields.contains(field) {
+                    unknown_fields.push(field.clone());
+                }
+            }
+            if !priority_here.is_empty() && default_priority {
+                warnings.push(warning(
+                    "SOURCE_PRIORITY_ESCALATION",
+                    priority_message(entity_type, &priority_here),
+                    position,
+                    entity,
+                ));
+            }
+            for field in schema.required {
+                if !entity.snapshot.contains_key(*field) {
+                    warnings.push(warning(
+                        "MISSING_REQUIRED_FIELD",
+                        missing_required_message(entity_type, field),
+                        position,
+                        entity,
+                    ));
+                    required_missing.push(json!({
+                        "entity_type": entity_type,
+                        "field": field,
+                        "observation_index": position,
+                    }));
+                }
+            }
+
+            let resolver_tail = if action == "created" {
+                "existing_row:none"
+            } else {
+                "existing_row:matched"
+            };
+            items.push(json!({
+                "entity_id": entity.id,
+                "entity_type": entity.entity_type,
+                "observation_id": observation_id,
+                "observation_index": position,
+                "action": action,
+                "canonical_name": entity.canonical_name,
+                "resolver_path": [identity.resolver, resolver_tail],
+                "identity_basis": identity.basis,
+                "identity_rule": identity.rule,
+                "entity_snapshot_after": entity.snapshot,
+            }));
+
+            self.observations.push(Observation {
+                id: observation_id,
+                entity: index,
+                source_id: source_id.clone(),
+                observed_ms: now,
+                fields,
+                identity_basis: identity.basis,
+                identity_rule: identity.rule,
+                observation_source: observation_source.clone(),
+                source_priority: source_priority.clone(),
+            });
+            entity_indexes.push(index);
+            observation_indexes.push(observation_index);
+        }
+
+        // Relationships: an index endpoint out of range drops the edge silently (07g); an id
+        // endpoint need not exist (a dangling edge, as with /create_relationship).
+        let mut relationships_created = Vec::new();
+        let mut part_of_target: Option<String> = None;
+        for relationship in &request.relationships {
+            let resolve = |endpoint: Endpoint<'_>| -> Option<String> {
+                match endpoint {
+                    Endpoint::Id(id) => Some(id.to_string()),
+                    Endpoint::Index(i) => {
+                        if i >= 0.0 && i.fract() == 0.0 && i < entity_indexes.len() as f64 {
+                            entity_indexes
+                                .get(i as usize)
+                                .and_then(|e| self.entities.get(*e))
+                                .map(|e| e.id.clone())
+                        } else {
+                            None
+                        }
+                    }
+                }
+            };
+            let (Some(source), Some(target)) =
+                (resolve(relationship.source), resolve(relationship.target))
+            else {
+                continue;
+            };
+            self.upsert_relationship(
+                relationship.relationship_type,
+                &source,
+                &target,
+                &source_id,
+                now,
+            );
+            if part_of_target.is_none()
+                && relationship.relationship_type == "PART_OF"
+                && self.entity(&source).map(|e| e.entity_type.as_str()) == Some("conversation_message")
+                && self.entity(&target).map(|e| e.entity_type.as_str()) == Some("conversation")
+            {
+                part_of_target = Some(target.clone());
+            }
+            relationships_created.push(json!({
+                "relationship_type": relationship.relationship_type,
+                "source_entity_id": source,
+                "target_entity_id": target,
+            }));
+        }
+
+        self.idempotency.insert(
+            key.to_string(),
+            IdempotencyRecord {
+                source_id: source_id.clone(),
+                observations: observation_indexes,
+            },
+        );
+
+        let mut answer = Map::new();
+        answer.insert("success".into(), Value::Bool(true));
+        answer.insert("replayed".into(), Value::Bool(false));
+        answer.insert("commit".into(), Value::Bool(true));
+        answer.insert("source_id".into(), Value::from(source_id));
+        answer.insert("entities_created".into(), Value::from(created));
+        answer.insert("observations_created".into(), Value::from(items.len()));
+        answer.insert("entities".into(), Value::Array(items));
+        answer.insert(
+            "relationships_created".into(),
+            Value::Array(relationships_created),
+        );
+        answer.insert("store_warnings".into(), Value::Array(warnings));
+        if !unknown_fields.is_empty() {
+            answer.insert("unknown_fields_count".into(), Value::from(unknown_fields.len()));
+            answer.insert("unknown_fields".into(), json!(unknown_fields));
+            answer.insert("hint".into(), Value::from(UNKNOWN_FIELDS_HINT));
+        }
+        if !required_missing.is_empty() {
+            answer.insert(
+                "required_fields_missing".into(),
+                Value::Array(required_missing),
+            );
+        }
+        if let Some(conversation) = part_of_target {
+            answer.insert(
+                "conversation_message_count".into(),
+                Value::from(self.conversation_messages(&conversation).len()),
+            );
+        }
+        Value::Object(answer)
+    }
+
+    /// `POST /get_entity_snapshot` (transcripts 07h2, 07i2, 07j, 10f).
+    pub fn get_entity_snapshot(&self, body: &Value) -> Result<Value, Response> {
+        let now = self.clock_ms;
+        let entity_id = match body.get("entity_id") {
+            Some(Value::String(id)) if !id.is_empty() => id,
+            Some(Value::String(_)) => {
+                return Err(invalid_payload(
+                    vec![errors::empty_string(&[Seg::Key("entity_id")])],
+                    now,
+                ))
+            }
+            other => {
+                return Err(invalid_payload(
+                    vec![invalid_type("string", other, &[Seg::Key("entity_id")])],
+                    now,
+                ))
+            }
+        };
+        match self.entity(entity_id) {
+            Some(entity) => Ok(entity.snapshot_json()),
+            None => Err(errors::not_found("Entity not found", now)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(content: &str, turn_key: &str, key: &str) -> Value {
+        json!({
+            "entities": [
+                {"entity_type": "conversation", "conversation_id": "c1", "title": "Conversation c1", "platform": "test"},
+                {"entity_type": "conversation_message", "role": "user", "sender_kind": "user", "content": content, "turn_key": turn_key},
+            ],
+            "relationships": [{"relationship_type": "PART_OF", "source_index": 1, "target_index": 0}],
+            "idempotency_key": key,
+        })
+    }
+
+    #[test]
+    fn fresh_write_then_replay_then_mismatch() {
+        let mut s = EmbeddedStore::new();
+        let a = s.store(&turn("hi", "c1:t1", "k1"), 10.0).expect("stored");
+        assert_eq!(a["entities_created"], 2);
+        assert_eq!(a["entities"][0]["canonical_name"], "conversation:c1");
+        assert_eq!(a["entities"][0]["entity_snapshot_after"], json!({"conversation_id": "c1", "title": "Conversation c1"}));
+        assert_eq!(a["unknown_fields"], json!(["platform"]));
+        assert_eq!(a["conversation_message_count"], 1);
+        let b = s.store(&turn("hi", "c1:t1", "k1"), 20.0).expect("replayed");
+        assert_eq!(b["replayed"], true);
+        assert_eq!(b["source_id"], a["source_id"]);
+        assert_eq!(b["entities"][0]["entity_id"], a["entities"][1]["entity_id"]);
+        assert!(b["entities"][0].get("observation_index").is_none());
+        let c = s.store(&turn("changed", "c1:t1", "k1"), 30.0).expect_err("mismatch");
+        assert_eq!(c.status, 400);
+        assert_eq!(c.body["error"]["code"], "ERR_IDEMPOTENCY_MISMATCH");
+        assert_eq!(s.entity_count(), 2);
+        assert_eq!(s.observations.len(), 2);
+    }
+
+    #[test]
+    fn same_turn_key_new_key_overwrites() {
+        let mut s = EmbeddedStore::new();
+        let a = s.store(&turn("v1", "c1:t1", "k1"), 10.0).expect("stored");
+        let b = s.store(&turn("v2", "c1:t1", "k2"), 20.0).expect("stored");
+        assert_eq!(b["entities_created"], 0);
+        assert_eq!(b["entities"][1]["action"], "matched_existing");
+        assert_eq!(b["entities"][1]["entity_id"], a["entities"][1]["entity_id"]);
+        let id = b["entities"][1]["entity_id"].clone();
+        let snap = s.get_entity_snapshot(&json!({"entity_id": id})).expect("snapshot");
+        assert_eq!(snap["snapshot"]["content"], "v2");
+        assert_eq!(snap["observation_count"], 2);
+        assert_eq!(snap["canonical_name"], Value::Null);
+    }
+
+    #[test]
+    fn dry_run_writes_nothing() {
+        let mut s = EmbeddedStore::new();
+        let mut body = turn("v1", "c1:t1", "k1");
+        body["commit"] = json!(false);
+        let a = s.store(&body, 10.0).expect("dry run");
+        assert_eq!(a["commit"], false);
+        assert_eq!(s.entity_count(), 0);
+        assert!(s.idempotency.is_empty());
+    }
+
+    #[test]
+    fn wrong_types_are_validation_errors() {
+        let mut s = EmbeddedStore::new();
+        for body in [
+            json!([]),
+            json!(3),
+            json!({"entities": "x", "idempotency_key": "k"}),
+            json!({"entities": [1], "idempotency_key": "k"}),
+            json!({"entities": [{"entity_type": 5}], "idempotency_key": "k"}),
+            json!({"entities": [{"entity_type": "a"}], "idempotency_key": 5}),
+            json!({"entities": [{"entity_type": "a"}], "idempotency_key": "k", "relationships": {}}),
+            json!({"entities": [{"entity_type": "a"}], "idempotency_key": "k", "relationships": [{"relationship_type": 1, "source_index": 0, "target_index": 0}]}),
+            json!({"entities": [{"entity_type": "a"}], "idempotency_key": "k", "commit": "no"}),
+        ] {
+            let r = s.store(&body, 1.0).expect_err("invalid");
+            assert_eq!(r.status, 400, "{body}");
+            assert_eq!(r.body["error_code"], "VALIDATION_INVALID_FORMAT", "{body}");
+        }
+        let r = s
+            .store(&json!({"entities": [{"entity_type": null}], "idempotency_key": "k"}), 1.0)
+            .expect_err("no type");
+        assert_eq!(r.status, 500);
+        let r = s
+            .store(&json!({"file_path": "/x.pdf", "idempotency_key": "k"}), 1.0)
+            .expect_err("no files");
+        assert_eq!(r.status, 501);
+        assert_eq!(s.entity_count(), 0);
+    }
+
+    #[test]
+    fn relationship_endpoints() {
+        let mut s = EmbeddedStore::new();
+        let body = json!({
+            "entities": [{"entity_type": "person", "name": "Ann"}, {"entity_type": "person", "name": "Bob"}],
+            "relationships": [
+                {"relationship_type": "KNOWS", "source_index": 0, "target_index": 1},
+                {"relationship_type": "KNOWS", "source_index": 1.5, "target_index": 0},
+                {"relationship_type": "KNOWS", "source_index": -1, "target_index": 0},
+                {"relationship_type": "KNOWS", "source_index": 1e300, "target_index": 0},
+                {"relationship_type": "KNOWS", "source_index": 1, "target_entity_id": "ent_000000000000000000000000"},
+            ],
+            "idempotency_key": "k",
+        });
+        let a = s.store(&body, 1.0).expect("stored");
+        assert_eq!(a["relationships_created"].as_array().map(Vec::len), Some(2));
+        assert_eq!(s.relationships.len(), 2);
+    }
+
+    #[test]
+    fn identity_within_one_request_and_unkeyed() {
+        let mut s = EmbeddedStore::new();
+        let body = json!({
+            "entities": [
+                {"entity_type": "company", "name": "Acme Corp"},
+                {"entity_type": "company", "name": "ACME, Inc."},
+                {"entity_type": "note", "body": "x"},
+                {"entity_type": "note", "body": "x"},
+            ],
+            "idempotency_key": "k",
+        });
+        let a = s.store(&body, 1.0).expect("stored");
+        assert_eq!(a["entities_created"], 3);
+        assert_eq!(a["entities"][1]["action"], "matched_existing");
+        assert_eq!(a["entities"][1]["entity_snapshot_after"]["name"], "ACME, Inc.");
+        assert_ne!(a["entities"][2]["entity_id"], a["entities"][3]["entity_id"]);
+        let name = a["entities"][2]["canonical_name"].as_str().unwrap_or("");
+        assert!(name.starts_with("note:ent_"), "{name}");
+    }
+}

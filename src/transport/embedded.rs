@@ -1,0 +1,56 @@
+//! The embedded store as a transport: the default, so a turn runs with no server at all.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use super::Transport;
+use crate::protocol::error::Error;
+use crate::store::{EmbeddedStore, Response};
+
+/// Shares one [`EmbeddedStore`]; `clock` gives Unix milliseconds for its timestamps.
+#[derive(Clone)]
+pub struct EmbeddedTransport {
+    store: Rc<RefCell<EmbeddedStore>>,
+    clock: Rc<dyn Fn() -> f64>,
+}
+
+impl EmbeddedTransport {
+    pub fn new(store: Rc<RefCell<EmbeddedStore>>, clock: Rc<dyn Fn() -> f64>) -> Self {
+        EmbeddedTransport { store, clock }
+    }
+
+    pub fn store_handle(&self) -> Rc<RefCell<EmbeddedStore>> {
+        self.store.clone()
+    }
+}
+
+fn http_error(path: &str) -> impl Fn(Response) -> Error + '_ {
+    move |r| Error::from_http(path, r.status, r.body)
+}
+
+impl Transport for EmbeddedTransport {
+    async fn store(&self, body: &Value) -> Result<Value, Error> {
+        let now = (self.clock)();
+        self.store
+            .borrow_mut()
+            .store(body, now)
+            .map_err(http_error("/store"))
+    }
+
+    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
+        self.store
+            .borrow()
+            .retrieve_entity_by_identifier(body)
+            .map_err(http_error("/retrieve_entity_by_identifier"))
+    }
+
+    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
+        let now = (self.clock)();
+        self.store
+            .borrow_mut()
+            .create_relationships(body, now)
+            .map_err(http_error("/create_relationships"))
+    }
+}

@@ -1,0 +1,393 @@
+//! The turn state machine on the embedded store, natively: what is sent, what is stored, what
+//! comes back, and what happens when lookups fail or hang.
+
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+use serde_json::{json, Value};
+
+use neotoma_agent_wasm::protocol::error::{Error, ErrorCode};
+use neotoma_agent_wasm::protocol::turn::{
+    Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, Llm, OpenTurnInput, Reply, Runtime,
+    TurnContext,
+};
+use neotoma_agent_wasm::store::EmbeddedStore;
+use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
+use neotoma_agent_wasm::transport::Transport;
+
+/// Everything here completes without real waiting, so polling in a loop is a full executor.
+fn block_on<F: Future>(f: F) -> F::Output {
+    let mut f = pin!(f);
+    let mut cx = Context::from_waker(Waker::noop());
+    for _ in 0..10_000 {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+    }
+    panic!("future did not complete");
+}
+
+/// Timers fire at once (a pending lookup loses its race); UUIDs count up.
+#[derive(Default)]
+struct TestRuntime {
+    next: Cell<u8>,
+}
+
+impl Runtime for TestRuntime {
+    fn sleep(&self, _ms: u32) -> impl Future<Output = ()> {
+        std::future::ready(())
+    }
+    fn random_uuid(&self) -> String {
+        self.next.set(self.next.get() + 1);
+        neotoma_agent_wasm::protocol::keys::uuid_v4([self.next.get(); 16])
+    }
+}
+
+/// The embedded store, with a log of calls and lookups that can fail or never answer.
+struct Observed {
+    inner: EmbeddedTransport,
+    calls: RefCell<Vec<(String, Value)>>,
+    failing: Vec<&'static str>,
+    hanging: Vec<&'static str>,
+}
+
+impl Observed {
+    fn count(&self, path: &str) -> usize {
+        self.calls.borrow().iter().filter(|(p, _)| p == path).count()
+    }
+}
+
+impl Transport for Observed {
+    async fn store(&self, body: &Value) -> Result<Value, Error> {
+        self.calls.borrow_mut().push(("/store".into(), body.clone()));
+        self.inner.store(body).await
+    }
+    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
+        self.calls.borrow_mut().push(("/retrieve".into(), body.clone()));
+        let id = body["identifier"].as_str().unwrap_or_default();
+        if self.failing.contains(&id) {
+            return Err(Error::from_http("/retrieve_entity_by_identifier", 500, json!("boom")));
+        }
+        if self.hanging.contains(&id) {
+            std::future::pending::<()>().await;
+        }
+        self.inner.retrieve_entity_by_identifier(body).await
+    }
+    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
+        self.calls.borrow_mut().push(("/create_relationships".into(), body.clone()));
+        self.inner.create_relationships(body).await
+    }
+}
+
+struct Fixture {
+    store: Rc<RefCell<EmbeddedStore>>,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let store = Rc::new(RefCell::new(EmbeddedStore::new()));
+        for (t, name) in [
+            ("company", "Acme Corp"),
+            ("project", "Project Falcon"),
+            ("person", "Sarah Chen"),
+        ] {
+            store
+                .borrow_mut()
+                .store(
+                    &json!({"entities":[{"entity_type": t, "name": name}], "idempotency_key": format!("seed-{name}")}),
+                    0.0,
+                )
+                .unwrap();
+        }
+        Fixture { store }
+    }
+
+    fn agent(&self, config: AgentConfig) -> Agent<Observed, TestRuntime> {
+        self.agent_with(config, vec![], vec![])
+    }
+
+    fn agent_with(
+        &self,
+        config: AgentConfig,
+        failing: Vec<&'static str>,
+        hanging: Vec<&'static str>,
+    ) -> Agent<Observed, TestRuntime> {
+        let transport = Observed {
+            inner: EmbeddedTransport::new(self.store.clone(), Rc::new(|| 1_700_000_000_000.0)),
+            calls: RefCell::new(Vec::new()),
+            failing,
+            hanging,
+        };
+        Agent::new(config, transport, TestRuntime::default()).unwrap()
+    }
+
+    fn snapshot(&self, id: &str) -> Value {
+        self.store
+            .borrow()
+            .get_entity_snapshot(&json!({ "entity_id": id }))
+            .unwrap()
+    }
+
+    fn outbound(&self, id: &str, kind: &str) -> Vec<String> {
+        let related = self
+            .store
+            .borrow()
+            .retrieve_related_entities(
+                &json!({"entity_id": id, "direction": "outbound", "relationship_types": [kind]}),
+            )
+            .unwrap();
+        related["relationships"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["target_entity_id"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
+    fn id_of(&self, name: &str) -> String {
+        let r = self
+            .store
+            .borrow()
+            .retrieve_entity_by_identifier(&json!({"identifier": name}))
+            .unwrap();
+        r["entities"][0]["id"].as_str().unwrap().to_owned()
+    }
+}
+
+/// Replies naming the first retrieved entity (or "nothing").
+struct NamingLlm;
+
+impl Llm for NamingLlm {
+    async fn reply(&self, _msg: &str, ctx: &TurnContext) -> Result<Reply, Error> {
+        let first = ctx
+            .retrieved
+            .first()
+            .and_then(|e| e.snapshot.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or("nothing");
+        Ok(Reply {
+            text: format!("Here is what I know about {first}."),
+            refers_to: vec![],
+        })
+    }
+}
+
+struct FailingLlm;
+
+impl Llm for FailingLlm {
+    async fn reply(&self, _msg: &str, _ctx: &TurnContext) -> Result<Reply, Error> {
+        Err(Error::invalid_input("the model is down"))
+    }
+}
+
+const MESSAGE: &str = "Tell me about Acme Corp and \"Project Falcon\"";
+
+#[test]
+fn a_turn_is_one_retrieval_wave_and_two_stores() {
+    let fx = Fixture::new();
+    let agent = fx.agent(AgentConfig::new("c1"));
+    let r = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap();
+
+    let calls = agent.transport().calls.borrow().clone();
+    let paths: Vec<&str> = calls.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(paths, ["/retrieve", "/retrieve", "/store", "/store"]);
+
+    let user_store = &calls[2].1;
+    assert_eq!(user_store["idempotency_key"], "conversation-c1-t1-user-turn");
+    assert_eq!(user_store["entities"][1]["content"], MESSAGE);
+    assert_eq!(user_store["entities"][1]["turn_number"], 1);
+    let assistant_store = &calls[3].1;
+    assert_eq!(assistant_store["idempotency_key"], "conversation-c1-t1-assistant-turn");
+    assert_eq!(assistant_store["entities"][1]["turn_key"], "c1:t1:assistant");
+    assert_eq!(assistant_store["entities"][1]["turn_number"], 1);
+
+    let acme = fx.id_of("Acme Corp");
+    let falcon = fx.id_of("Project Falcon");
+    assert_eq!(r.retrieved_entity_ids, vec![acme.clone(), falcon.clone()]);
+    assert_eq!(r.assistant_message, "Here is what I know about Acme Corp.");
+    // the reply cites Acme Corp only
+    assert_eq!(r.refers_to, vec![acme.clone()]);
+
+    let user = fx.snapshot(&r.user_message_entity_id);
+    assert_eq!(user["snapshot"]["content"], MESSAGE);
+    assert_eq!(user["snapshot"]["role"], "user");
+    assert_eq!(fx.outbound(&r.user_message_entity_id, "PART_OF"), vec![r.conversation_entity_id.clone()]);
+    let mut user_refs = fx.outbound(&r.user_message_entity_id, "REFERS_TO");
+    user_refs.sort();
+    let mut want = vec![acme.clone(), falcon];
+    want.sort();
+    assert_eq!(user_refs, want);
+    assert_eq!(fx.outbound(&r.assistant_message_entity_id, "REFERS_TO"), vec![acme]);
+    assert_eq!(fx.outbound(&r.assistant_message_entity_id, "PART_OF"), vec![r.conversation_entity_id]);
+}
+
+#[test]
+fn retrieved_mode_refers_to_everything_retrieved() {
+    let fx = Fixture::new();
+    let mut config = AgentConfig::new("c1");
+    config.assistant_refers_to = AssistantRefersTo::Retrieved;
+    let agent = fx.agent(config);
+    let r = block_on(agent.turn(MESSAGE.into(), &NamingLlm, None, None)).unwrap();
+    assert_eq!(r.refers_to, r.retrieved_entity_ids);
+    assert_eq!(r.refers_to.len(), 2);
+}
+
+#[test]
+fn a_replayed_turn_writes_nothing_and_returns_the_same_ids() {
+    let fx = Fixture::new();
+    let agent = fx.agent(AgentConfig::new("c1"));
+    let first = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap();
+    let count = fx.store.borrow().entity_count();
+    let again = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap();
+    assert_eq!(fx.store.borrow().entity_count(), count);
+    assert_eq!(again.user_message_entity_id, first.user_message_entity_id);
+    assert_eq!(again.assistant_message_entity_id, first.assistant_message_entity_id);
+    assert_eq!(again.conversation_entity_id, first.conversation_entity_id);
+    assert_eq!(again.turn_number, first.turn_number, "a replay keeps its turn number");
+    assert!(again.replayed.user && again.replayed.assistant);
+    assert!(!first.replayed.user && !first.replayed.assistant);
+}
+
+#[test]
+fn a_replay_restores_refers_to_edges_the_first_store_lacked() {
+    let fx = Fixture::new();
+    let agent = fx.agent(AgentConfig::new("c1"));
+    // first attempt: retrieval found nothing (the entity did not exist yet)
+    let first = block_on(agent.open_turn(OpenTurnInput {
+        turn_id: Some("t1".into()),
+        user_message: "What about Globex?".into(),
+        ..Default::default()
+    }))
+    .unwrap();
+    assert!(first.retrieved.is_empty());
+    fx.store
+        .borrow_mut()
+        .store(&json!({"entities":[{"entity_type":"company","name":"Globex"}],"idempotency_key":"seed-globex"}), 0.0)
+        .unwrap();
+    // the replay finds it; the server would drop the new edge, so it is created separately
+    let replay = block_on(agent.open_turn(OpenTurnInput {
+        turn_id: Some("t1".into()),
+        user_message: "What about Globex?".into(),
+        ..Default::default()
+    }))
+    .unwrap();
+    assert!(replay.replayed);
+    assert_eq!(replay.user_message_entity_id, first.user_message_entity_id);
+    assert_eq!(agent.transport().count("/create_relationships"), 1);
+    assert_eq!(
+        fx.outbound(&replay.user_message_entity_id, "REFERS_TO"),
+        vec![fx.id_of("Globex")]
+    );
+}
+
+#[test]
+fn failing_and_hanging_lookups_are_skipped() {
+    let fx = Fixture::new();
+    let agent = fx.agent_with(AgentConfig::new("c1"), vec!["Acme Corp"], vec!["Project Falcon"]);
+    let r = block_on(agent.turn(
+        "Acme Corp, \"Project Falcon\" and Sarah Chen".into(),
+        &NamingLlm,
+        None,
+        None,
+    ))
+    .unwrap();
+    assert_eq!(r.retrieved_entity_ids, vec![fx.id_of("Sarah Chen")]);
+    assert_eq!(agent.transport().count("/store"), 2);
+}
+
+#[test]
+fn retrieval_is_bounded_by_the_limit() {
+    let fx = Fixture::new();
+    let mut config = AgentConfig::new("c1");
+    config.retrieval_limit = 2;
+    let agent = fx.agent(config);
+    let r = block_on(agent.turn(
+        "Acme Corp, Sarah Chen, \"Project Falcon\", Globex, Initech, Umbrella".into(),
+        &NamingLlm,
+        None,
+        None,
+    ))
+    .unwrap();
+    assert_eq!(agent.transport().count("/retrieve"), 2);
+    assert_eq!(r.retrieved.len(), 2);
+}
+
+#[test]
+fn an_llm_error_leaves_the_user_message_and_no_assistant_message() {
+    let fx = Fixture::new();
+    let agent = fx.agent(AgentConfig::new("c1"));
+    let before = fx.store.borrow().entity_count();
+    let err = block_on(agent.turn(MESSAGE.into(), &FailingLlm, Some("t1".into()), None)).unwrap_err();
+    assert_eq!(err.message, "the model is down");
+    assert_eq!(agent.transport().count("/store"), 1);
+    assert_eq!(fx.store.borrow().entity_count(), before + 2);
+}
+
+#[test]
+fn bad_input_sends_nothing() {
+    let fx = Fixture::new();
+    let mut config = AgentConfig::new("c1");
+    config.max_message_bytes = 8;
+    let agent = fx.agent(config);
+    for (turn_id, message) in [
+        (Some(String::new()), "ok"),
+        (Some("x".repeat(257)), "ok"),
+        (Some("t\n1".into()), "ok"),
+        (None, "far more than eight bytes"),
+    ] {
+        let err = block_on(agent.turn(message.into(), &NamingLlm, turn_id, None)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidInput);
+    }
+    assert!(agent.transport().calls.borrow().is_empty());
+    assert!(Agent::new(AgentConfig::new(" "), fx.agent(AgentConfig::new("c")).transport().inner.clone(), TestRuntime::default()).is_err());
+}
+
+#[test]
+fn a_reused_turn_id_with_other_content_is_an_idempotency_mismatch() {
+    let fx = Fixture::new();
+    let agent = fx.agent(AgentConfig::new("c1"));
+    block_on(agent.turn("first".into(), &NamingLlm, Some("t1".into()), None)).unwrap();
+    let count = fx.store.borrow().entity_count();
+    let err = block_on(agent.turn("second".into(), &NamingLlm, Some("t1".into()), None)).unwrap_err();
+    assert_eq!(err.code, ErrorCode::IdempotencyMismatch);
+    assert_eq!(err.status, Some(400));
+    assert_eq!(fx.store.borrow().entity_count(), count);
+}
+
+#[test]
+fn turn_numbers_count_on_and_close_turn_reuses_them() {
+    let fx = Fixture::new();
+    let agent = fx.agent(AgentConfig::new("c1"));
+    let a = block_on(agent.open_turn(OpenTurnInput {
+        user_message: "one".into(),
+        ..Default::default()
+    }))
+    .unwrap();
+    let b = block_on(agent.open_turn(OpenTurnInput {
+        turn_number: Some(7),
+        user_message: "two".into(),
+        ..Default::default()
+    }))
+    .unwrap();
+    let c = block_on(agent.open_turn(OpenTurnInput {
+        user_message: "three".into(),
+        ..Default::default()
+    }))
+    .unwrap();
+    assert_eq!((a.turn_number, b.turn_number, c.turn_number), (1, 7, 8));
+    assert_ne!(a.turn_id, c.turn_id);
+    let closed = block_on(agent.close_turn(CloseTurnInput {
+        turn_id: b.turn_id.clone(),
+        assistant_message: "reply".into(),
+        refers_to: vec!["ent_explicit".into()],
+        ..Default::default()
+    }))
+    .unwrap();
+    assert_eq!(closed.turn_number, Some(7));
+    assert_eq!(closed.refers_to, vec!["ent_explicit".to_string()]);
+    let stored = fx.snapshot(&closed.assistant_message_entity_id);
+    assert_eq!(stored["snapshot"]["turn_number"], 7);
+}
