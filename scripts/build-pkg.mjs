@@ -7,6 +7,7 @@
 //   2. node_modules/.bin/wasm-opt <flags from wasm-pack.toml> on the .wasm, in place
 //   3. per-runtime entry files (node/browser/workerd/deno .mjs) + pkg/package.json with `exports`
 //   4. sizes (raw and gzip -9) -> stdout and pkg/sizes.json; fails above the gzip budget
+//      (only warns with PKG_SIZE_BUDGET=warn, as `make demo` does)
 //   5. node_modules/neotoma-agent-wasm -> ../pkg, so Node tests import('neotoma-agent-wasm')
 //
 // Config: wasm-pack.toml. pkg/README.md is ours (tracked in git): wasm-pack copies the crate README
@@ -211,8 +212,12 @@ console.log(`[build-pkg] ${link} -> ../${outDir}`);
 console.log(`[build-pkg] done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 if (sizes.budget_gzip != null && sizes.total_gzip > sizes.budget_gzip) {
-  console.error(
-    `[build-pkg] FAIL: gzip total ${sizes.total_gzip} bytes exceeds the budget of ${sizes.budget_gzip} bytes (wasm-pack.toml [size])`,
-  );
-  process.exit(1);
+  const msg = `gzip total ${sizes.total_gzip} bytes exceeds the budget of ${sizes.budget_gzip} bytes (wasm-pack.toml [size])`;
+  // `make demo` sets PKG_SIZE_BUDGET=warn: an over-budget package is still worth looking at.
+  if (process.env.PKG_SIZE_BUDGET === 'warn') {
+    console.warn(`[build-pkg] WARNING: ${msg}`);
+  } else {
+    console.error(`[build-pkg] FAIL: ${msg}`);
+    process.exit(1);
+  }
 }

@@ -83,6 +83,12 @@ const server = http.createServer((req, res) => {
       st = statSync(file);
     }
   } catch {
+    // Browsers ask for /favicon.ico on their own: answer "no content" rather than a 404 that
+    // shows up as a console error.
+    if (urlPath === '/favicon.ico') {
+      res.writeHead(204, { 'cache-control': 'no-store' });
+      return res.end();
+    }
     return send(res, 404, 'not found\n');
   }
   res.writeHead(200, {

@@ -48,7 +48,7 @@ fn seeded_store() -> EmbeddedStoreJs {
 
 fn agent_on(store: &EmbeddedStoreJs, extra: serde_json::Value) -> NeotomaAgent {
     let options = js(json!({"conversationId": "c-web"}));
-    let _ = Object::assign(options.unchecked_ref(), js(extra).unchecked_ref());
+    let _ = Object::assign(options.unchecked_ref::<Object>(), js(extra).unchecked_ref::<Object>());
     Reflect::set(&options, &"transport".into(), &JsValue::from(store.clone_handle())).unwrap();
     NeotomaAgent::new(options).unwrap()
 }

@@ -5,6 +5,14 @@
 //! fields, latest write wins; `provenance` maps each snapshot field to the observation that set
 //! it. The same `idempotency_key` with the same entities replays the first answer (nothing is
 //! written, relationships included); with different entities it is `400 ERR_IDEMPOTENCY_MISMATCH`.
+//! A replay lists the first write's entities newest observation first, without
+//! `observation_index`/`action`/`relationships_created`, each `deduplicated: true`, with the
+//! entity's current snapshot as `entity_snapshot_after`.
+//!
+//! Store warnings: `UNKNOWN_FIELD` (closed schemas), `SOURCE_PRIORITY_ESCALATION` (a
+//! priority-ranked field written at the default priority 100) and `MISSING_REQUIRED_FIELD`
+//! (`project` without `status`), with the texts the real server uses. `commit: false` computes the
+//! answer on a scratch copy and writes nothing.
 
 use serde_json::{json, Map, Value};
 
@@ -194,8 +202,20 @@ fn parse_store_request(body: &Map<String, Value>) -> Result<StoreRequest<'_>, Ve
                         None
                     }
                 };
-                let source = endpoint(object, "source_index", "source_entity_id", &base, &mut issues);
-                let target = endpoint(object, "target_index", "target_entity_id", &base, &mut issues);
+                let source = endpoint(
+                    object,
+                    "source_index",
+                    "source_entity_id",
+                    &base,
+                    &mut issues,
+                );
+                let target = endpoint(
+                    object,
+                    "target_index",
+                    "target_entity_id",
+                    &base,
+                    &mut issues,
+                );
                 if let (Some(relationship_type), Some(source), Some(target)) =
                     (relationship_type, source, target)
                 {
@@ -218,7 +238,11 @@ fn parse_store_request(body: &Map<String, Value>) -> Result<StoreRequest<'_>, Ve
         None | Some(Value::Null) => None,
         Some(Value::String(k)) => Some(k.as_str()).filter(|k| !k.is_empty()),
         Some(other) => {
-            issues.push(invalid_type("string", Some(other), &[Seg::Key("idempotency_key")]));
+            issues.push(invalid_type(
+                "string",
+                Some(other),
+                &[Seg::Key("idempotency_key")],
+            ));
             None
         }
     };
@@ -234,7 +258,11 @@ fn parse_store_request(body: &Map<String, Value>) -> Result<StoreRequest<'_>, Ve
         None => None,
         Some(Value::String(s)) => Some(s.as_str()),
         Some(other) => {
-            issues.push(invalid_type("string", Some(other), &[Seg::Key("observation_source")]));
+            issues.push(invalid_type(
+                "string",
+                Some(other),
+                &[Seg::Key("observation_source")],
+            ));
             None
         }
     };
@@ -242,7 +270,11 @@ fn parse_store_request(body: &Map<String, Value>) -> Result<StoreRequest<'_>, Ve
         None => None,
         Some(v @ Value::Number(_)) => Some(v),
         Some(other) => {
-            issues.push(invalid_type("number", Some(other), &[Seg::Key("source_priority")]));
+            issues.push(invalid_type(
+                "number",
+                Some(other),
+                &[Seg::Key("source_priority")],
+            ));
             None
         }
     };
@@ -268,7 +300,10 @@ fn parse_store_request(body: &Map<String, Value>) -> Result<StoreRequest<'_>, Ve
 /// The entity object's fields without `entity_type`, compared to an observation's, without
 /// cloning (for idempotency).
 fn same_fields(object: &Map<String, Value>, fields: &Map<String, Value>) -> bool {
-    let own = object.keys().filter(|k| k.as_str() != "entity_type").count();
+    let own = object
+        .keys()
+        .filter(|k| k.as_str() != "entity_type")
+        .count();
     own == fields.len()
         && object
             .iter()
@@ -352,7 +387,9 @@ impl Entity {
 
 impl EmbeddedStore {
     pub(crate) fn entity(&self, id: &str) -> Option<&Entity> {
-        self.entity_index.get(id).and_then(|i| self.entities.get(*i))
+        self.entity_index
+            .get(id)
+            .and_then(|i| self.entities.get(*i))
     }
 
     /// An observation as `include_observations` lists it (transcript 10g).
@@ -393,7 +430,12 @@ impl EmbeddedStore {
             Value::Object(m) => m,
             // express leaves a non-JSON body (e.g. text/plain, transcript 07m) as `{}`.
             Value::Null | Value::String(_) => &empty,
-            other => return Err(invalid_payload(vec![invalid_type("object", Some(other), &[])], now)),
+            other => {
+                return Err(invalid_payload(
+                    vec![invalid_type("object", Some(other), &[])],
+                    now,
+                ))
+            }
         };
 
         let unknown: Vec<&str> = object
@@ -719,7 +761,8 @@ impl EmbeddedStore {
             );
             if part_of_target.is_none()
                 && relationship.relationship_type == "PART_OF"
-                && self.entity(&source).map(|e| e.entity_type.as_str()) == Some("conversation_message")
+                && self.entity(&source).map(|e| e.entity_type.as_str())
+                    == Some("conversation_message")
                 && self.entity(&target).map(|e| e.entity_type.as_str()) == Some("conversation")
             {
                 part_of_target = Some(target.clone());
@@ -753,7 +796,10 @@ impl EmbeddedStore {
         );
         answer.insert("store_warnings".into(), Value::Array(warnings));
         if !unknown_fields.is_empty() {
-            answer.insert("unknown_fields_count".into(), Value::from(unknown_fields.len()));
+            answer.insert(
+                "unknown_fields_count".into(),
+                Value::from(unknown_fields.len()),
+            );
             answer.insert("unknown_fields".into(), json!(unknown_fields));
             answer.insert("hint".into(), Value::from(UNKNOWN_FIELDS_HINT));
         }
@@ -818,7 +864,10 @@ mod tests {
         let a = s.store(&turn("hi", "c1:t1", "k1"), 10.0).expect("stored");
         assert_eq!(a["entities_created"], 2);
         assert_eq!(a["entities"][0]["canonical_name"], "conversation:c1");
-        assert_eq!(a["entities"][0]["entity_snapshot_after"], json!({"conversation_id": "c1", "title": "Conversation c1"}));
+        assert_eq!(
+            a["entities"][0]["entity_snapshot_after"],
+            json!({"conversation_id": "c1", "title": "Conversation c1"})
+        );
         assert_eq!(a["unknown_fields"], json!(["platform"]));
         assert_eq!(a["conversation_message_count"], 1);
         let b = s.store(&turn("hi", "c1:t1", "k1"), 20.0).expect("replayed");
@@ -826,7 +875,9 @@ mod tests {
         assert_eq!(b["source_id"], a["source_id"]);
         assert_eq!(b["entities"][0]["entity_id"], a["entities"][1]["entity_id"]);
         assert!(b["entities"][0].get("observation_index").is_none());
-        let c = s.store(&turn("changed", "c1:t1", "k1"), 30.0).expect_err("mismatch");
+        let c = s
+            .store(&turn("changed", "c1:t1", "k1"), 30.0)
+            .expect_err("mismatch");
         assert_eq!(c.status, 400);
         assert_eq!(c.body["error"]["code"], "ERR_IDEMPOTENCY_MISMATCH");
         assert_eq!(s.entity_count(), 2);
@@ -842,7 +893,9 @@ mod tests {
         assert_eq!(b["entities"][1]["action"], "matched_existing");
         assert_eq!(b["entities"][1]["entity_id"], a["entities"][1]["entity_id"]);
         let id = b["entities"][1]["entity_id"].clone();
-        let snap = s.get_entity_snapshot(&json!({"entity_id": id})).expect("snapshot");
+        let snap = s
+            .get_entity_snapshot(&json!({"entity_id": id}))
+            .expect("snapshot");
         assert_eq!(snap["snapshot"]["content"], "v2");
         assert_eq!(snap["observation_count"], 2);
         assert_eq!(snap["canonical_name"], Value::Null);
@@ -878,7 +931,10 @@ mod tests {
             assert_eq!(r.body["error_code"], "VALIDATION_INVALID_FORMAT", "{body}");
         }
         let r = s
-            .store(&json!({"entities": [{"entity_type": null}], "idempotency_key": "k"}), 1.0)
+            .store(
+                &json!({"entities": [{"entity_type": null}], "idempotency_key": "k"}),
+                1.0,
+            )
             .expect_err("no type");
         assert_eq!(r.status, 500);
         let r = s
@@ -922,7 +978,10 @@ mod tests {
         let a = s.store(&body, 1.0).expect("stored");
         assert_eq!(a["entities_created"], 3);
         assert_eq!(a["entities"][1]["action"], "matched_existing");
-        assert_eq!(a["entities"][1]["entity_snapshot_after"]["name"], "ACME, Inc.");
+        assert_eq!(
+            a["entities"][1]["entity_snapshot_after"]["name"],
+            "ACME, Inc."
+        );
         assert_ne!(a["entities"][2]["entity_id"], a["entities"][3]["entity_id"]);
         let name = a["entities"][2]["canonical_name"].as_str().unwrap_or("");
         assert!(name.starts_with("note:ent_"), "{name}");

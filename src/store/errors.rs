@@ -271,7 +271,11 @@ mod tests {
             )
         );
         let r = unknown_route("GET", "/<x>");
-        assert!(r.body.as_str().unwrap_or("").contains("Cannot GET /&lt;x&gt;"));
+        assert!(r
+            .body
+            .as_str()
+            .unwrap_or("")
+            .contains("Cannot GET /&lt;x&gt;"));
     }
 
     #[test]

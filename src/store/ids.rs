@@ -34,7 +34,9 @@ impl IdGen {
     fn stream(&mut self, now_ms: f64, salt: &str) -> u64 {
         self.counter = self.counter.wrapping_add(1);
         // `as` saturates: a NaN or huge clock cannot panic here.
-        (now_ms as u64).rotate_left(23) ^ fnv1a(salt) ^ self.counter.wrapping_mul(0xA24B_AED4_963E_E407)
+        (now_ms as u64).rotate_left(23)
+            ^ fnv1a(salt)
+            ^ self.counter.wrapping_mul(0xA24B_AED4_963E_E407)
     }
 
     /// `ent_` + 24 hex digits.
@@ -67,7 +69,10 @@ impl IdGen {
 pub(crate) fn looks_like_entity_id(text: &str) -> bool {
     match text.strip_prefix("ent_") {
         Some(rest) => {
-            rest.len() == 24 && rest.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            rest.len() == 24
+                && rest
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         }
         None => false,
     }

@@ -10,7 +10,7 @@
 //! - The typed entry points ([`EmbeddedStore::store`], [`EmbeddedStore::retrieve_entity_by_identifier`],
 //!   …) return the 2xx body or the non-2xx [`Response`].
 //!
-//! Layout: [`entities`](self) (`/store`, observations, snapshots, idempotency), `relationships`
+//! Layout: `entities` (`/store`, observations, snapshots, idempotency), `relationships`
 //! (`/create_relationship(s)`, `/retrieve_related_entities`), `retrieve`
 //! (`/retrieve_entity_by_identifier`), `turn_index` (`GET /conversations/{id}/turn-index`),
 //! `schema` (entity types and identity resolution), `errors` (error bodies and HTML pages),
@@ -146,7 +146,9 @@ impl EmbeddedStore {
             ("POST", "/retrieve_entity_by_identifier") => {
                 into_response(self.retrieve_entity_by_identifier(body))
             }
-            ("POST", "/create_relationships") => into_response(self.create_relationships(body, now)),
+            ("POST", "/create_relationships") => {
+                into_response(self.create_relationships(body, now))
+            }
             ("POST", "/create_relationship") => into_response(self.create_relationship(body, now)),
             ("POST", "/retrieve_related_entities") => {
                 into_response(self.retrieve_related_entities(body))
@@ -155,7 +157,6 @@ impl EmbeddedStore {
             ("GET", "/health") => Response::ok(json!({
                 "ok": true,
                 "version": COMPATIBLE_SERVER_VERSION,
-                "embedded": true,
             })),
             ("GET", _) => match turn_index_param(pathname) {
                 Some(conversation) => into_response(self.turn_index(&conversation)),

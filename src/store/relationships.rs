@@ -91,6 +91,14 @@ fn parse_edge<'a>(
         issues.push(invalid_type("object", Some(item), base));
         return None;
     };
+    parse_edge_fields(object, base, issues)
+}
+
+fn parse_edge_fields<'a>(
+    object: &'a Map<String, Value>,
+    base: &[Seg],
+    issues: &mut Vec<Value>,
+) -> Option<(&'a str, &'a str, &'a str)> {
     let relationship_type = required_string(object, "relationship_type", base, issues);
     let source = required_string(object, "source_entity_id", base, issues);
     let target = required_string(object, "target_entity_id", base, issues);
@@ -140,7 +148,10 @@ impl EmbeddedStore {
             .entry(source.to_string())
             .or_default()
             .push(index);
-        self.inbound.entry(target.to_string()).or_default().push(index);
+        self.inbound
+            .entry(target.to_string())
+            .or_default()
+            .push(index);
         self.relationships.push(Relationship {
             key,
             relationship_type: relationship_type.to_string(),
@@ -166,16 +177,10 @@ impl EmbeddedStore {
     pub fn create_relationship(&mut self, body: &Value, now_ms: f64) -> Result<Value, Response> {
         self.clock_ms = sanitize_ms(now_ms);
         let now = self.clock_ms;
+        let empty = Map::new();
+        let object = body_object(body, &empty, now)?;
         let mut issues = Vec::new();
-        let edge = parse_edge(body, &[], &mut issues);
-        let edge = match edge {
-            // express leaves a missing/non-JSON body as `{}`: every field is then missing.
-            None if matches!(body, Value::Null | Value::String(_)) => {
-                issues.clear();
-                parse_edge(&Value::Object(Map::new()), &[], &mut issues)
-            }
-            other => other,
-        };
+        let edge = parse_edge_fields(object, &[], &mut issues);
         let Some((relationship_type, source, target)) = edge.filter(|_| issues.is_empty()) else {
             return Err(invalid_payload(issues, now));
         };
@@ -208,7 +213,11 @@ impl EmbeddedStore {
         let mut issues = Vec::new();
         let mut edges = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            if let Some(edge) = parse_edge(item, &[Seg::Key("relationships"), Seg::Index(i)], &mut issues) {
+            if let Some(edge) = parse_edge(
+                item,
+                &[Seg::Key("relationships"), Seg::Index(i)],
+                &mut issues,
+            ) {
                 edges.push(edge);
             }
         }
@@ -217,7 +226,8 @@ impl EmbeddedStore {
         }
         let mut created = Vec::with_capacity(edges.len());
         for (i, (relationship_type, source, target)) in edges.into_iter().enumerate() {
-            let index = self.upsert_relationship(relationship_type, source, target, API_ORIGIN, now);
+            let index =
+                self.upsert_relationship(relationship_type, source, target, API_ORIGIN, now);
             let mut item = Map::new();
             item.insert("index".into(), Value::from(i));
             if let Value::Object(fields) = self.relationship_json(index) {
@@ -247,7 +257,11 @@ impl EmbeddedStore {
             None => "both",
             Some(Value::String(d)) if DIRECTIONS.contains(&d.as_str()) => d.as_str(),
             Some(Value::String(d)) => {
-                issues.push(errors::invalid_enum(DIRECTIONS, d, &[Seg::Key("direction")]));
+                issues.push(errors::invalid_enum(
+                    DIRECTIONS,
+                    d,
+                    &[Seg::Key("direction")],
+                ));
                 "both"
             }
             other => {
@@ -339,8 +353,12 @@ mod tests {
     #[test]
     fn create_is_idempotent_and_dangling_is_fine() {
         let mut s = EmbeddedStore::new();
-        let a = s.create_relationship(&edge("REFERS_TO", "ent_a", "ent_b"), 1.0).expect("ok");
-        let b = s.create_relationship(&edge("REFERS_TO", "ent_a", "ent_b"), 2.0).expect("ok");
+        let a = s
+            .create_relationship(&edge("REFERS_TO", "ent_a", "ent_b"), 1.0)
+            .expect("ok");
+        let b = s
+            .create_relationship(&edge("REFERS_TO", "ent_a", "ent_b"), 2.0)
+            .expect("ok");
         assert_eq!(a["relationship_key"], "REFERS_TO:ent_a:ent_b");
         assert_eq!(b["observation_count"], 1);
         assert_eq!(b["last_observation_at"], a["last_observation_at"]);
@@ -377,7 +395,13 @@ mod tests {
             assert_eq!(e.status, 400, "{bad}");
         }
         assert_eq!(s.relationships.len(), 2);
-        for bad in [json!({}), json!(null), json!("x"), json!([]), edge("", "a", "b")] {
+        for bad in [
+            json!({}),
+            json!(null),
+            json!("x"),
+            json!([]),
+            edge("", "a", "b"),
+        ] {
             let e = s.create_relationship(&bad, 2.0).expect_err("invalid");
             assert_eq!(e.status, 400, "{bad}");
         }
@@ -408,6 +432,9 @@ mod tests {
         assert_eq!(count(json!({"entity_id": "x"})), 3);
         assert_eq!(count(json!({"entity_id": "x", "direction": "outbound"})), 2);
         assert_eq!(count(json!({"entity_id": "x", "direction": "inbound"})), 2);
-        assert_eq!(count(json!({"entity_id": "x", "relationship_types": ["B"]})), 1);
+        assert_eq!(
+            count(json!({"entity_id": "x", "relationship_types": ["B"]})),
+            1
+        );
     }
 }

@@ -282,8 +282,14 @@ mod tests {
         let c = identity("conversation", &fields(json!({"conversation_id": "c1"})));
         assert_eq!(c.canonical_name.as_deref(), Some("conversation:c1"));
         assert_eq!(c.rule, "composite:conversation_id");
-        let m = identity("conversation_message", &fields(json!({"turn_key": "c1:t1"})));
-        assert_eq!(m.canonical_name.as_deref(), Some("conversation_message:c1:t1"));
+        let m = identity(
+            "conversation_message",
+            &fields(json!({"turn_key": "c1:t1"})),
+        );
+        assert_eq!(
+            m.canonical_name.as_deref(),
+            Some("conversation_message:c1:t1")
+        );
         assert_eq!(m.resolver, "schema:canonical_name_fields:turn_key");
         let n = identity("conversation", &fields(json!({"conversation_id": 7})));
         assert_eq!(n.key.as_deref(), Some("conversation:7"));
@@ -305,7 +311,10 @@ mod tests {
         assert_eq!(person.rule, "name_key:email");
         let none = identity("note", &fields(json!({"body": "x"})));
         assert_eq!(none.key, None);
-        assert_eq!(typed_needle("company", "Acme Corp").as_deref(), Some("acme"));
+        assert_eq!(
+            typed_needle("company", "Acme Corp").as_deref(),
+            Some("acme")
+        );
     }
 
     #[test]
@@ -313,7 +322,10 @@ mod tests {
         assert!(!schema_for("conversation").declares("platform"));
         assert!(schema_for("conversation_message").declares("turn_number"));
         assert!(schema_for("note").declares("anything"));
-        assert_eq!(display_name(&fields(json!({"title": "T", "name": "N"}))), Some("N"));
+        assert_eq!(
+            display_name(&fields(json!({"title": "T", "name": "N"}))),
+            Some("N")
+        );
         assert_eq!(display_name(&fields(json!({"role": "user"}))), None);
     }
 }

@@ -1,0 +1,290 @@
+//! `GET /conversations/{id}/turn-index` (transcripts 05f, 05g, 06h).
+//!
+//! `{id}` is a `conversation_id` or the conversation's entity id. One row per message that is
+//! `PART_OF` the conversation, in creation order. `turn_number` is the message's `turn_number`
+//! field when it is a non-negative integer, else its 1-based position. A message's `REFERS_TO`
+//! targets (existing entities only, newest edge first) are sorted into `stored` and `retrieved`:
+//! every target of an assistant message is `stored`; a target of any other message is `stored`
+//! when an assistant message with the same `turn_number` also refers to it, else `retrieved`.
+//! Each is listed as `{entity_id, entity_type, canonical_name}` with the display name
+//! (`Acme Corp`). `content_preview` is the first 200 characters of `content`; `issues` is empty.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{json, Value};
+
+use super::entities::Entity;
+use super::errors;
+use super::time::iso_ms;
+use super::{identity_slot, EmbeddedStore, Response};
+
+/// Characters of `content` shown in `content_preview`.
+const PREVIEW_CHARS: usize = 200;
+
+fn preview(content: Option<&Value>) -> Value {
+    match content {
+        Some(Value::String(s)) => Value::from(s.chars().take(PREVIEW_CHARS).collect::<String>()),
+        _ => Value::Null,
+    }
+}
+
+/// The message's `turn_number` when it is a non-negative whole number (`1` or `1.0`), else its
+/// position.
+fn turn_number(entity: &Entity, position: usize) -> u64 {
+    match entity.snapshot.get("turn_number").and_then(Value::as_f64) {
+        // `as` saturates.
+        Some(n) if n >= 0.0 && n.fract() == 0.0 => n as u64,
+        _ => position as u64,
+    }
+}
+
+impl EmbeddedStore {
+    /// The conversation entity for a `conversation_id` or an entity id.
+    fn find_conversation(&self, conversation: &str) -> Option<&Entity> {
+        if let Some(entity) = self.entity(conversation) {
+            if entity.entity_type == "conversation" {
+                return Some(entity);
+            }
+        }
+        let slot = identity_slot("conversation", &format!("conversation:{conversation}"));
+        self.identity_index
+            .get(&slot)
+            .and_then(|i| self.entities.get(*i))
+    }
+
+    /// Indexes of the `conversation_message` entities `PART_OF` a conversation, in creation order.
+    pub(crate) fn conversation_messages(&self, conversation_id: &str) -> Vec<usize> {
+        let mut messages: Vec<usize> = self
+            .inbound
+            .get(conversation_id)
+            .into_iter()
+            .flatten()
+            .filter_map(|r| self.relationships.get(*r))
+            .filter(|edge| edge.relationship_type == "PART_OF")
+            .filter_map(|edge| self.entity_index.get(&edge.source).copied())
+            .filter(|i| {
+                self.entities
+                    .get(*i)
+                    .is_some_and(|e| e.entity_type == "conversation_message")
+            })
+            .collect();
+        messages.sort_unstable();
+        messages.dedup();
+        messages
+    }
+
+    /// The existing `REFERS_TO` targets of a message, newest edge first.
+    fn references(&self, message_id: &str) -> Vec<&Entity> {
+        let mut edges: Vec<_> = self
+            .outbound
+            .get(message_id)
+            .into_iter()
+            .flatten()
+            .filter_map(|r| self.relationships.get(*r))
+            .filter(|edge| edge.relationship_type == "REFERS_TO")
+            .collect();
+        edges.sort_by(|a, b| {
+            b.created_ms
+                .total_cmp(&a.created_ms)
+                .then(a.seq.cmp(&b.seq))
+        });
+        edges
+            .iter()
+            .filter_map(|edge| self.entity(&edge.target))
+            .collect()
+    }
+
+    /// `GET /conversations/{id}/turn-index`; `conversation` is a `conversation_id` or the
+    /// conversation's entity id. Unknown conversation: `404 RESOURCE_NOT_FOUND`.
+    pub fn turn_index(&self, conversation: &str) -> Result<Value, Response> {
+        let Some(conv) = self.find_conversation(conversation) else {
+            return Err(errors::not_found("Conversation not found", self.clock_ms));
+        };
+        let messages: Vec<&Entity> = self
+            .conversation_messages(&conv.id)
+            .into_iter()
+            .filter_map(|i| self.entities.get(i))
+            .collect();
+
+        struct Row<'a> {
+            message: &'a Entity,
+            turn_number: u64,
+            assistant: bool,
+            references: Vec<&'a Entity>,
+        }
+        let rows: Vec<Row<'_>> = messages
+            .iter()
+            .enumerate()
+            .map(|(i, message)| Row {
+                message,
+                turn_number: turn_number(message, i + 1),
+                assistant: message.snapshot.get("role").and_then(Value::as_str)
+                    == Some("assistant"),
+                references: self.references(&message.id),
+            })
+            .collect();
+
+        let mut produced: HashMap<u64, HashSet<&str>> = HashMap::new();
+        for row in rows.iter().filter(|r| r.assistant) {
+            produced
+                .entry(row.turn_number)
+                .or_default()
+                .extend(row.references.iter().map(|e| e.id.as_str()));
+        }
+
+        let listed = |entity: &Entity| {
+            json!({
+                "entity_id": entity.id,
+                "entity_type": entity.entity_type,
+                "canonical_name": entity.label(),
+            })
+        };
+        let turns: Vec<Value> = rows
+            .iter()
+            .map(|row| {
+                let mut stored = Vec::new();
+                let mut retrieved = Vec::new();
+                for entity in &row.references {
+                    let by_assistant = produced
+                        .get(&row.turn_number)
+                        .is_some_and(|ids| ids.contains(entity.id.as_str()));
+                    if row.assistant || by_assistant {
+                        stored.push(listed(entity));
+                    } else {
+                        retrieved.push(listed(entity));
+                    }
+                }
+                let snapshot = &row.message.snapshot;
+                json!({
+                    "turn_number": row.turn_number,
+                    "message_entity_id": row.message.id,
+                    "role": snapshot.get("role").cloned().unwrap_or(Value::Null),
+                    "turn_key": snapshot.get("turn_key").cloned().unwrap_or(Value::Null),
+                    "content_preview": preview(snapshot.get("content")),
+                    "created_at": iso_ms(row.message.created_ms),
+                    "stored": stored,
+                    "retrieved": retrieved,
+                    "issues": [],
+                })
+            })
+            .collect();
+
+        let conversation_id = conv
+            .snapshot
+            .get("conversation_id")
+            .cloned()
+            .unwrap_or_else(|| Value::from(conversation));
+        Ok(json!({
+            "conversation_id": conversation_id,
+            "conversation_entity_id": conv.id,
+            "turns": turns,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(s: &mut EmbeddedStore, body: Value, now: f64) -> Value {
+        s.store(&body, now).expect("stored")
+    }
+
+    #[test]
+    fn stored_versus_retrieved() {
+        let mut s = EmbeddedStore::new();
+        let seed = store(
+            &mut s,
+            json!({"entities": [{"entity_type": "company", "name": "Acme Corp"}, {"entity_type": "person", "name": "Ann"}], "idempotency_key": "seed"}),
+            1.0,
+        );
+        let acme = seed["entities"][0]["entity_id"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        let ann = seed["entities"][1]["entity_id"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        let conv = json!({"entity_type": "conversation", "conversation_id": "c9", "title": "Conversation c9"});
+        store(
+            &mut s,
+            json!({
+                "entities": [conv, {"entity_type": "conversation_message", "role": "user", "content": "x".repeat(300), "turn_key": "c9:1", "turn_number": 1}],
+                "relationships": [
+                    {"relationship_type": "PART_OF", "source_index": 1, "target_index": 0},
+                    {"relationship_type": "REFERS_TO", "source_index": 1, "target_entity_id": acme},
+                    {"relationship_type": "REFERS_TO", "source_index": 1, "target_entity_id": ann},
+                ],
+                "idempotency_key": "u1",
+            }),
+            2.0,
+        );
+        store(
+            &mut s,
+            json!({
+                "entities": [conv, {"entity_type": "conversation_message", "role": "assistant", "content": "ok", "turn_key": "c9:1:assistant", "turn_number": 1}],
+                "relationships": [
+                    {"relationship_type": "PART_OF", "source_index": 1, "target_index": 0},
+                    {"relationship_type": "REFERS_TO", "source_index": 1, "target_entity_id": acme},
+                    {"relationship_type": "REFERS_TO", "source_index": 1, "target_entity_id": "ent_000000000000000000000000"},
+                ],
+                "idempotency_key": "a1",
+            }),
+            3.0,
+        );
+        let index = s.turn_index("c9").expect("index");
+        let turns = index["turns"].as_array().cloned().unwrap_or_default();
+        assert_eq!(turns.len(), 2);
+        assert_eq!(turns[0]["turn_number"], 1);
+        assert_eq!(
+            turns[0]["content_preview"]
+                .as_str()
+                .map(|c| c.chars().count()),
+            Some(200)
+        );
+        assert_eq!(
+            turns[0]["stored"],
+            json!([{"entity_id": acme, "entity_type": "company", "canonical_name": "Acme Corp"}])
+        );
+        assert_eq!(
+            turns[0]["retrieved"],
+            json!([{"entity_id": ann, "entity_type": "person", "canonical_name": "Ann"}])
+        );
+        assert_eq!(turns[1]["stored"].as_array().map(Vec::len), Some(1));
+        assert_eq!(turns[1]["retrieved"], json!([]));
+        let by_id = s
+            .turn_index(index["conversation_entity_id"].as_str().unwrap_or(""))
+            .expect("by id");
+        assert_eq!(by_id, index);
+        let missing = s.turn_index("nope").expect_err("404");
+        assert_eq!(missing.status, 404);
+        assert_eq!(
+            s.turn_index(&acme).expect_err("not a conversation").status,
+            404
+        );
+    }
+
+    #[test]
+    fn positional_numbers_without_turn_number() {
+        let mut s = EmbeddedStore::new();
+        for (i, role) in ["user", "assistant"].iter().enumerate() {
+            store(
+                &mut s,
+                json!({
+                    "entities": [
+                        {"entity_type": "conversation", "conversation_id": "p"},
+                        {"entity_type": "conversation_message", "role": role, "content": "m", "turn_key": format!("p:{i}")},
+                    ],
+                    "relationships": [{"relationship_type": "PART_OF", "source_index": 1, "target_index": 0}],
+                    "idempotency_key": format!("k{i}"),
+                }),
+                i as f64,
+            );
+        }
+        let index = s.turn_index("p").expect("index");
+        assert_eq!(index["turns"][0]["turn_number"], 1);
+        assert_eq!(index["turns"][1]["turn_number"], 2);
+        assert_eq!(index["turns"][1]["role"], "assistant");
+    }
+}
