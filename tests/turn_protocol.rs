@@ -56,20 +56,32 @@ struct Observed {
 
 impl Observed {
     fn count(&self, path: &str) -> usize {
-        self.calls.borrow().iter().filter(|(p, _)| p == path).count()
+        self.calls
+            .borrow()
+            .iter()
+            .filter(|(p, _)| p == path)
+            .count()
     }
 }
 
 impl Transport for Observed {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
-        self.calls.borrow_mut().push(("/store".into(), body.clone()));
+        self.calls
+            .borrow_mut()
+            .push(("/store".into(), body.clone()));
         self.inner.store(body).await
     }
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        self.calls.borrow_mut().push(("/retrieve".into(), body.clone()));
+        self.calls
+            .borrow_mut()
+            .push(("/retrieve".into(), body.clone()));
         let id = body["identifier"].as_str().unwrap_or_default();
         if self.failing.contains(&id) {
-            return Err(Error::from_http("/retrieve_entity_by_identifier", 500, json!("boom")));
+            return Err(Error::from_http(
+                "/retrieve_entity_by_identifier",
+                500,
+                json!("boom"),
+            ));
         }
         if self.hanging.contains(&id) {
             std::future::pending::<()>().await;
@@ -77,7 +89,9 @@ impl Transport for Observed {
         self.inner.retrieve_entity_by_identifier(body).await
     }
     async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
-        self.calls.borrow_mut().push(("/create_relationships".into(), body.clone()));
+        self.calls
+            .borrow_mut()
+            .push(("/create_relationships".into(), body.clone()));
         self.inner.create_relationships(body).await
     }
 }
@@ -196,12 +210,21 @@ fn a_turn_is_one_retrieval_wave_and_two_stores() {
     assert_eq!(paths, ["/retrieve", "/retrieve", "/store", "/store"]);
 
     let user_store = &calls[2].1;
-    assert_eq!(user_store["idempotency_key"], "conversation-c1-t1-user-turn");
+    assert_eq!(
+        user_store["idempotency_key"],
+        "conversation-c1-t1-user-turn"
+    );
     assert_eq!(user_store["entities"][1]["content"], MESSAGE);
     assert_eq!(user_store["entities"][1]["turn_number"], 1);
     let assistant_store = &calls[3].1;
-    assert_eq!(assistant_store["idempotency_key"], "conversation-c1-t1-assistant-turn");
-    assert_eq!(assistant_store["entities"][1]["turn_key"], "c1:t1:assistant");
+    assert_eq!(
+        assistant_store["idempotency_key"],
+        "conversation-c1-t1-assistant-turn"
+    );
+    assert_eq!(
+        assistant_store["entities"][1]["turn_key"],
+        "c1:t1:assistant"
+    );
     assert_eq!(assistant_store["entities"][1]["turn_number"], 1);
 
     let acme = fx.id_of("Acme Corp");
@@ -214,14 +237,23 @@ fn a_turn_is_one_retrieval_wave_and_two_stores() {
     let user = fx.snapshot(&r.user_message_entity_id);
     assert_eq!(user["snapshot"]["content"], MESSAGE);
     assert_eq!(user["snapshot"]["role"], "user");
-    assert_eq!(fx.outbound(&r.user_message_entity_id, "PART_OF"), vec![r.conversation_entity_id.clone()]);
+    assert_eq!(
+        fx.outbound(&r.user_message_entity_id, "PART_OF"),
+        vec![r.conversation_entity_id.clone()]
+    );
     let mut user_refs = fx.outbound(&r.user_message_entity_id, "REFERS_TO");
     user_refs.sort();
     let mut want = vec![acme.clone(), falcon];
     want.sort();
     assert_eq!(user_refs, want);
-    assert_eq!(fx.outbound(&r.assistant_message_entity_id, "REFERS_TO"), vec![acme]);
-    assert_eq!(fx.outbound(&r.assistant_message_entity_id, "PART_OF"), vec![r.conversation_entity_id]);
+    assert_eq!(
+        fx.outbound(&r.assistant_message_entity_id, "REFERS_TO"),
+        vec![acme]
+    );
+    assert_eq!(
+        fx.outbound(&r.assistant_message_entity_id, "PART_OF"),
+        vec![r.conversation_entity_id]
+    );
 }
 
 #[test]
@@ -244,9 +276,15 @@ fn a_replayed_turn_writes_nothing_and_returns_the_same_ids() {
     let again = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap();
     assert_eq!(fx.store.borrow().entity_count(), count);
     assert_eq!(again.user_message_entity_id, first.user_message_entity_id);
-    assert_eq!(again.assistant_message_entity_id, first.assistant_message_entity_id);
+    assert_eq!(
+        again.assistant_message_entity_id,
+        first.assistant_message_entity_id
+    );
     assert_eq!(again.conversation_entity_id, first.conversation_entity_id);
-    assert_eq!(again.turn_number, first.turn_number, "a replay keeps its turn number");
+    assert_eq!(
+        again.turn_number, first.turn_number,
+        "a replay keeps its turn number"
+    );
     assert!(again.replayed.user && again.replayed.assistant);
     assert!(!first.replayed.user && !first.replayed.assistant);
 }
@@ -286,7 +324,11 @@ fn a_replay_restores_refers_to_edges_the_first_store_lacked() {
 #[test]
 fn failing_and_hanging_lookups_are_skipped() {
     let fx = Fixture::new();
-    let agent = fx.agent_with(AgentConfig::new("c1"), vec!["Acme Corp"], vec!["Project Falcon"]);
+    let agent = fx.agent_with(
+        AgentConfig::new("c1"),
+        vec!["Acme Corp"],
+        vec!["Project Falcon"],
+    );
     let r = block_on(agent.turn(
         "Acme Corp, \"Project Falcon\" and Sarah Chen".into(),
         &NamingLlm,
@@ -320,7 +362,8 @@ fn an_llm_error_leaves_the_user_message_and_no_assistant_message() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
     let before = fx.store.borrow().entity_count();
-    let err = block_on(agent.turn(MESSAGE.into(), &FailingLlm, Some("t1".into()), None)).unwrap_err();
+    let err =
+        block_on(agent.turn(MESSAGE.into(), &FailingLlm, Some("t1".into()), None)).unwrap_err();
     assert_eq!(err.message, "the model is down");
     assert_eq!(agent.transport().count("/store"), 1);
     assert_eq!(fx.store.borrow().entity_count(), before + 2);
@@ -342,7 +385,12 @@ fn bad_input_sends_nothing() {
         assert_eq!(err.code, ErrorCode::InvalidInput);
     }
     assert!(agent.transport().calls.borrow().is_empty());
-    assert!(Agent::new(AgentConfig::new(" "), fx.agent(AgentConfig::new("c")).transport().inner.clone(), TestRuntime::default()).is_err());
+    assert!(Agent::new(
+        AgentConfig::new(" "),
+        fx.agent(AgentConfig::new("c")).transport().inner.clone(),
+        TestRuntime::default()
+    )
+    .is_err());
 }
 
 #[test]
@@ -351,7 +399,8 @@ fn a_reused_turn_id_with_other_content_is_an_idempotency_mismatch() {
     let agent = fx.agent(AgentConfig::new("c1"));
     block_on(agent.turn("first".into(), &NamingLlm, Some("t1".into()), None)).unwrap();
     let count = fx.store.borrow().entity_count();
-    let err = block_on(agent.turn("second".into(), &NamingLlm, Some("t1".into()), None)).unwrap_err();
+    let err =
+        block_on(agent.turn("second".into(), &NamingLlm, Some("t1".into()), None)).unwrap_err();
     assert_eq!(err.code, ErrorCode::IdempotencyMismatch);
     assert_eq!(err.status, Some(400));
     assert_eq!(fx.store.borrow().entity_count(), count);

@@ -33,7 +33,11 @@ fn s(v: &JsValue, path: &str) -> String {
 /// A store seeded with a few entities, shared as the agent's transport.
 fn seeded_store() -> EmbeddedStoreJs {
     let store = EmbeddedStoreJs::new();
-    for (t, name) in [("company", "Acme Corp"), ("project", "Project Falcon"), ("person", "Sarah Chen")] {
+    for (t, name) in [
+        ("company", "Acme Corp"),
+        ("project", "Project Falcon"),
+        ("person", "Sarah Chen"),
+    ] {
         let r = store
             .handle(
                 "POST",
@@ -48,8 +52,16 @@ fn seeded_store() -> EmbeddedStoreJs {
 
 fn agent_on(store: &EmbeddedStoreJs, extra: serde_json::Value) -> NeotomaAgent {
     let options = js(json!({"conversationId": "c-web"}));
-    let _ = Object::assign(options.unchecked_ref::<Object>(), js(extra).unchecked_ref::<Object>());
-    Reflect::set(&options, &"transport".into(), &JsValue::from(store.clone_handle())).unwrap();
+    let _ = Object::assign(
+        options.unchecked_ref::<Object>(),
+        js(extra).unchecked_ref::<Object>(),
+    );
+    Reflect::set(
+        &options,
+        &"transport".into(),
+        &JsValue::from(store.clone_handle()),
+    )
+    .unwrap();
     NeotomaAgent::new(options).unwrap()
 }
 
@@ -78,7 +90,11 @@ async fn a_turn_retrieves_stores_and_cites() {
     assert_eq!(s(&result, "turnId"), "t1");
     assert_eq!(get(&result, "turnNumber").as_f64(), Some(1.0));
     let retrieved: js_sys::Array = get(&result, "retrievedEntityIds").unchecked_into();
-    assert_eq!(retrieved.length(), 2, "Acme Corp and Project Falcon are found");
+    assert_eq!(
+        retrieved.length(),
+        2,
+        "Acme Corp and Project Falcon are found"
+    );
     // cited mode: the assistant refers only to the company its reply names
     let refers: js_sys::Array = get(&result, "refersTo").unchecked_into();
     assert_eq!(refers.length(), 1);
@@ -102,8 +118,14 @@ async fn a_turn_retrieves_stores_and_cites() {
     .await
     .unwrap();
     assert_eq!(store.entity_count(), before + 3);
-    assert_eq!(s(&again, "userMessageEntityId"), s(&result, "userMessageEntityId"));
-    assert_eq!(s(&again, "assistantMessageEntityId"), s(&result, "assistantMessageEntityId"));
+    assert_eq!(
+        s(&again, "userMessageEntityId"),
+        s(&result, "userMessageEntityId")
+    );
+    assert_eq!(
+        s(&again, "assistantMessageEntityId"),
+        s(&result, "assistantMessageEntityId")
+    );
     assert_eq!(get(&again, "replayed.user").as_bool(), Some(true));
     assert_eq!(get(&again, "replayed.assistant").as_bool(), Some(true));
 }
@@ -111,12 +133,20 @@ async fn a_turn_retrieves_stores_and_cites() {
 #[wasm_bindgen_test]
 async fn the_default_transport_is_an_embedded_store_and_turn_ids_are_uuids() {
     let agent = NeotomaAgent::new(js(json!({"conversationId": "c-default"}))).unwrap();
-    let a = settle(agent.turn(JsValue::from_str("hello"), llm("return 'hi';"), JsValue::UNDEFINED))
-        .await
-        .unwrap();
-    let b = settle(agent.turn(JsValue::from_str("hello"), llm("return 'hi';"), JsValue::UNDEFINED))
-        .await
-        .unwrap();
+    let a = settle(agent.turn(
+        JsValue::from_str("hello"),
+        llm("return 'hi';"),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
+    let b = settle(agent.turn(
+        JsValue::from_str("hello"),
+        llm("return 'hi';"),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     let (ta, tb) = (s(&a, "turnId"), s(&b, "turnId"));
     assert_eq!(ta.len(), 36);
     assert_ne!(ta, tb, "turn ids never collide");
@@ -161,9 +191,15 @@ async fn bad_input_is_refused_before_anything_is_written() {
     let cases: Vec<(JsValue, JsValue)> = vec![
         (lone.into(), JsValue::UNDEFINED),
         (JsValue::from(42), JsValue::UNDEFINED),
-        (JsValue::from_str("this message is over sixteen bytes"), JsValue::UNDEFINED),
+        (
+            JsValue::from_str("this message is over sixteen bytes"),
+            JsValue::UNDEFINED,
+        ),
         (JsValue::from_str("ok"), js(json!({"turnId": ""}))),
-        (JsValue::from_str("ok"), js(json!({"turnId": "x".repeat(300)}))),
+        (
+            JsValue::from_str("ok"),
+            js(json!({"turnId": "x".repeat(300)})),
+        ),
         (JsValue::from_str("ok"), js(json!({"turnNumber": -1}))),
     ];
     for (message, opts) in cases {
@@ -176,7 +212,11 @@ async fn bad_input_is_refused_before_anything_is_written() {
     }
     assert_eq!(store.entity_count(), before, "nothing was written");
 
-    for bad in [json!({}), json!({"conversationId": ""}), json!({"conversationId": "c", "retrievalLimit": "8"})] {
+    for bad in [
+        json!({}),
+        json!({"conversationId": ""}),
+        json!({"conversationId": "c", "retrievalLimit": "8"}),
+    ] {
         let err = NeotomaAgent::new(js(bad)).err().expect("refused");
         assert_eq!(s(&err, "code"), "INVALID_INPUT");
     }
@@ -189,9 +229,13 @@ async fn http_transport_reports_network_failures_without_the_token() {
         "transport": {"baseUrl": "http://127.0.0.1:9", "token": "secret-token-123", "timeoutMs": 5000}
     })))
     .unwrap();
-    let err = settle(agent.turn(JsValue::from_str("hello"), llm("return 'hi';"), JsValue::UNDEFINED))
-        .await
-        .unwrap_err();
+    let err = settle(agent.turn(
+        JsValue::from_str("hello"),
+        llm("return 'hi';"),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap_err();
     assert_eq!(s(&err, "code"), "NEOTOMA_NETWORK", "{}", s(&err, "message"));
     let text = format!("{} {}", s(&err, "message"), s(&err, "stack"));
     assert!(!text.contains("secret-token-123"));
@@ -199,7 +243,8 @@ async fn http_transport_reports_network_failures_without_the_token() {
 
 #[wasm_bindgen_test]
 fn exported_helpers() {
-    let ids = extract_identifiers_js(JsValue::from_str("Email jane.doe@acme.com about INV-2041")).unwrap();
+    let ids = extract_identifiers_js(JsValue::from_str("Email jane.doe@acme.com about INV-2041"))
+        .unwrap();
     assert!(ids.contains(&"jane.doe@acme.com".to_string()));
     assert_eq!(
         idempotency_key_js("c1".into(), "t1".into(), "assistant".into()).unwrap(),

@@ -184,13 +184,28 @@ function renderTurn(message, extracted, result) {
     ['User REFERS_TO', result.retrievedEntityIds.length ? el('span', { class: 'chips' }, result.retrievedEntityIds.map((id) => entityChip(id))) : el('span', { class: 'muted', text: 'nothing' })],
     ['Assistant REFERS_TO', result.refersTo.length ? el('span', { class: 'chips' }, result.refersTo.map((id) => entityChip(id))) : el('span', { class: 'muted', text: 'nothing' })],
     ['Replayed', el('span', {}, 'user ', flag(result.replayed.user), ' · assistant ', flag(result.replayed.assistant))],
-    ['Store warnings', result.storeWarnings.length
-      ? el('ul', { class: 'warnings' }, result.storeWarnings.map((w) => el('li', {}, el('strong', { text: w.code ?? 'WARNING' }), ' ', w.message ?? '')))
-      : el('span', { class: 'muted', text: 'none' })],
+    ['Store warnings', renderWarnings(result.storeWarnings)],
   ];
   ui.stored.replaceChildren(
     ...rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { dataset: { field: k.toLowerCase().replace(/[^a-z]+/g, '-') } }, v)]),
   );
+}
+
+/** Warnings, one line per code (the same warning comes back from both stores of a turn). */
+function renderWarnings(warnings) {
+  if (!warnings.length) return el('span', { class: 'muted', text: 'none' });
+  const byCode = new Map();
+  for (const w of warnings) {
+    const code = w.code ?? 'WARNING';
+    if (!byCode.has(code)) byCode.set(code, { count: 0, message: w.message ?? '' });
+    byCode.get(code).count++;
+  }
+  return el('ul', { class: 'warnings' },
+    [...byCode].map(([code, { count, message }]) =>
+      el('li', {},
+        el('details', {},
+          el('summary', {}, el('strong', { text: code }), count > 1 ? ` ×${count}` : ''),
+          el('p', { text: message })))));
 }
 
 function renderTurnIndex() {

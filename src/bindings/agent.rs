@@ -9,15 +9,13 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::errors::to_js;
 use super::js_values::{
-    entity_ids, field, json_object_field, number_field, required_string, string_arg,
-    string_field, turn_number_field, u32_field,
+    entity_ids, field, json_object_field, number_field, required_string, string_arg, string_field,
+    turn_number_field, u32_field,
 };
 use super::llm::{js_extractor, JsLlm};
 use crate::platform::{now_ms, JsRuntime};
 use crate::protocol::error::Error;
-use crate::protocol::turn::{
-    Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput,
-};
+use crate::protocol::turn::{Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput};
 use crate::store::EmbeddedStore;
 use crate::transport::embedded::EmbeddedTransport;
 use crate::transport::http::{HttpTransport, DEFAULT_TIMEOUT_MS};

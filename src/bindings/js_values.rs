@@ -97,15 +97,14 @@ pub fn entity_ids(value: &JsValue, path: &str) -> Result<Vec<String>, Error> {
 }
 
 /// An object of extra message fields, as JSON.
-pub fn json_object_field(
-    obj: &JsValue,
-    key: &str,
-) -> Result<Option<Map<String, Value>>, Error> {
+pub fn json_object_field(obj: &JsValue, key: &str) -> Result<Option<Map<String, Value>>, Error> {
     let Some(v) = field(obj, key) else {
         return Ok(None);
     };
     if !v.is_object() || js_sys::Array::is_array(&v) {
-        return Err(Error::invalid_input(format!("{key} must be a plain object")));
+        return Err(Error::invalid_input(format!(
+            "{key} must be a plain object"
+        )));
     }
     check_strings_deep(&v, key)?;
     match serde_wasm_bindgen::from_value::<Value>(v) {

@@ -26,7 +26,11 @@ impl Llm for JsLlm {
         }
         let returned = self
             .callback
-            .call2(&JsValue::UNDEFINED, &JsValue::from_str(user_message), &ctx_js)
+            .call2(
+                &JsValue::UNDEFINED,
+                &JsValue::from_str(user_message),
+                &ctx_js,
+            )
             .map_err(|e| thrown(e, "llm callback"))?;
         let value = JsFuture::from(Promise::resolve(&returned))
             .await

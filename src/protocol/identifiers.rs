@@ -5,23 +5,26 @@
 //! id-like tokens (`ent_…`, UUIDs, `JIRA-4512`, `QX7P2M`, `#4821`, `4417-2290`), e-mail
 //! addresses, URLs, domains, IP addresses, `@handles` and the contents of quoted strings.
 //!
-//! It is a hand-written, single-pass scanner over the message's characters:
+//! It is a hand-written scanner that makes one pass over the message's characters:
 //!
-//! 1. The main loop walks the characters once. Quoted strings (`"…"`, `“…”`, `'…'`, `‘…’`,
-//!    `` `…` ``, `«…»`) are recognised with an amortised closer search (each character is
-//!    examined at most once per quote kind, and a quote is at most [`MAX_QUOTE_CHARS`] long
-//!    and never spans a line break). URLs are taken whole. Everything else is cut into
-//!    chunks of word characters and in-word punctuation.
-//! 2. Each chunk is classified: e-mail, `@handle`, `#tag`, path, IP, domain/file name,
-//!    snake_case id, hyphenated code, mixed letter/digit code, number, or a word
-//!    (Capitalised, CamelCase, ALLCAPS, initial, lowercase, connector such as "of" / "&").
-//! 3. Words feed a run builder that joins adjacent name words (and connectors between them)
-//!    into one name, and drops ordinary words that are capitalised only because they start a
-//!    sentence (a compact list of common English sentence starters and nouns), weekday and
+//! 1. The main loop recognises quoted strings (`"…"`, `“…”`, `'…'`, `‘…’`, `` `…` ``, `«…»`)
+//!    with an amortised closer search (each character is examined at most once per quote
+//!    kind; a quote is at most [`MAX_QUOTE_CHARS`] long and never spans a line break), takes
+//!    URLs whole, and cuts everything else into tokens of word characters and in-word
+//!    punctuation.
+//! 2. Each token is classified from a one-pass summary of its characters: e-mail, `@handle`,
+//!    `#tag`, path, IP address, domain or file name, snake_case id, hyphenated code, mixed
+//!    letter/digit code, number, or a word (Capitalised, CamelCase, ALLCAPS, initial,
+//!    lowercase, or a connector such as "of", "de", "&").
+//! 3. Words feed a run builder that joins adjacent name words, and the connectors between
+//!    them, into one name ("Bank of America", "McKinsey & Company"; but "OpenAI and
+//!    Anthropic" stays two names). It drops words that are capitalised only because they
+//!    open a sentence (a compact lexicon of common English sentence starters and nouns, plus
+//!    a lone capitalised word followed directly by an object: "Wire the money"), weekday and
 //!    month names, the pronoun I, honorifics and a possessive `'s`.
 //!
-//! Everything is linear in the input length, never panics (all slicing is at char
-//! boundaries recorded while decoding), and the output is capped at [`MAX_IDENTIFIERS`]
+//! Everything is linear in the input length and never panics: text is only sliced at char
+//! boundaries recorded while decoding. The output is capped at [`MAX_IDENTIFIERS`]
 //! identifiers of at most [`MAX_IDENTIFIER_CHARS`] characters each.
 
 use std::collections::HashSet;
@@ -36,7 +39,9 @@ pub const MAX_QUOTE_CHARS: usize = 200;
 const MAX_RUN_WORDS: usize = 8;
 /// Hard bound on the elements (words, connectors, numbers) kept for one run.
 const MAX_RUN_ELEMENTS: usize = 16;
-/// Words longer than this (in bytes) are never looked up in the word lists.
+/// Tokens longer than this (in characters, URLs aside) are noise, not identifiers.
+const MAX_TOKEN_CHARS: usize = 256;
+/// Words longer than this (in bytes) are never looked up in the lexicon.
 const MAX_LOOKUP_BYTES: usize = 24;
 
 /// Extracts the concrete identifiers a message names, in order of first appearance.
@@ -53,9 +58,9 @@ pub fn extract_identifiers(text: &str) -> Vec<String> {
 enum Kind {
     /// "Berlin", "Maria", "Jean-Luc", "O'Brien".
     Cap,
-    /// "OpenAI", "iPhone", "McKinsey", "AT&T"-like mixed case.
+    /// "OpenAI", "iPhone", "McKinsey".
     Camel,
-    /// "NASA", "IBM", "II".
+    /// "NASA", "IBM", "II", "AT&T".
     Caps,
     /// "F", "J.R.R", "B": joins a run but is never a name on its own.
     Initial,
@@ -66,12 +71,22 @@ struct Word {
     start: usize,
     end: usize,
     kind: Kind,
+    /// Opens its sentence (possibly after dropped starters such as "Hi").
     sent_init: bool,
-    starter: bool,
-    common: bool,
-    mid_drop: bool,
-    always_drop: bool,
-    cue: bool,
+    /// Lexicon flags (only consulted for `Cap` and `Initial` words).
+    flags: u16,
+}
+
+impl Word {
+    fn has(&self, flag: u16) -> bool {
+        self.flags & flag != 0
+    }
+
+    /// A capitalised word that is an ordinary English word here and not part of a name.
+    fn is_dropped_prefix(&self) -> bool {
+        matches!(self.kind, Kind::Cap | Kind::Initial)
+            && ((self.sent_init && self.has(F_STARTER)) || self.has(F_MID_DROP))
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -84,12 +99,78 @@ enum El {
 /// Remembers where the last search for a quote closer (or a line break) stopped.
 #[derive(Clone, Copy, Default)]
 struct Memo {
+    valid: bool,
     /// Positions in `from..to` hold no closer and no line break.
     from: usize,
     to: usize,
-    /// `Some(p)` when `p == to` is a closer or a line break.
+    /// `Some(to)` when position `to` is a closer or a line break.
     hit: Option<usize>,
-    valid: bool,
+}
+
+/// A one-pass summary of a token's characters.
+#[derive(Clone, Copy, Default)]
+struct Shape {
+    chars: usize,
+    letters: usize,
+    upper: usize,
+    lower: usize,
+    /// ASCII digits.
+    digits: usize,
+    /// Any numeric character, ASCII digits included.
+    numeric: usize,
+    first_upper: bool,
+    upper_after_first: bool,
+    at: bool,
+    slash: bool,
+    colon: bool,
+    dot: bool,
+    underscore: bool,
+    amp: bool,
+    hyphen: bool,
+    apos: bool,
+    /// Any other character that is not part of a word.
+    other: bool,
+}
+
+impl Shape {
+    fn of(w: &str) -> Shape {
+        let mut s = Shape::default();
+        for c in w.chars() {
+            let first = s.chars == 0;
+            s.chars += 1;
+            if c.is_alphabetic() {
+                s.letters += 1;
+                if c.is_uppercase() {
+                    s.upper += 1;
+                    if first {
+                        s.first_upper = true;
+                    } else {
+                        s.upper_after_first = true;
+                    }
+                } else if c.is_lowercase() {
+                    s.lower += 1;
+                }
+            } else if c.is_ascii_digit() {
+                s.digits += 1;
+                s.numeric += 1;
+            } else if c.is_numeric() {
+                s.numeric += 1;
+            } else if !is_mark(c) {
+                match c {
+                    '@' => s.at = true,
+                    '/' => s.slash = true,
+                    ':' => s.colon = true,
+                    '.' => s.dot = true,
+                    '_' => s.underscore = true,
+                    '&' => s.amp = true,
+                    '-' => s.hyphen = true,
+                    '\'' | '’' => s.apos = true,
+                    _ => s.other = true,
+                }
+            }
+        }
+        s
+    }
 }
 
 struct Scanner<'a> {
@@ -180,22 +261,21 @@ impl<'a> Scanner<'a> {
                 i = end;
                 continue;
             }
-            if is_chunk_char(c) {
+            if is_token_char(c) {
                 let mut j = i + 1;
                 while j < n {
                     let d = self.chars[j];
-                    if is_chunk_char(d) {
-                        j += 1;
-                    } else if d == ','
-                        && self.chars[j - 1].is_ascii_digit()
-                        && self.char_at(j + 1).is_some_and(|x| x.is_ascii_digit())
+                    if is_token_char(d)
+                        || (d == ','
+                            && self.chars[j - 1].is_ascii_digit()
+                            && self.char_at(j + 1).is_some_and(|x| x.is_ascii_digit()))
                     {
                         j += 1;
                     } else {
                         break;
                     }
                 }
-                self.chunk(i, j);
+                self.token(i, j);
                 i = j;
                 continue;
             }
@@ -212,8 +292,7 @@ impl<'a> Scanner<'a> {
 
     /// If a quoted string opens at `i`, returns (content start, content end, next position).
     fn try_quote(&mut self, i: usize) -> Option<(usize, usize, usize)> {
-        let open = self.chars[i];
-        let kind = match open {
+        let kind = match self.chars[i] {
             '"' => 0,
             '“' | '„' => 1,
             '‘' => 2,
@@ -227,12 +306,14 @@ impl<'a> Scanner<'a> {
             return None;
         }
         match kind {
+            // An apostrophe only opens a quote when it does not sit inside a word.
             2 | 3 => {
                 let prev_ok = i == 0 || !is_wordish(self.chars[i - 1]);
                 if !prev_ok || !next.is_alphanumeric() {
                     return None;
                 }
             }
+            // "``" / "```": code fences and doubled backticks are not quotes.
             4 if next == '`' => return None,
             _ => {}
         }
@@ -245,10 +326,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn is_line_break(&self, p: usize) -> bool {
-        matches!(
-            self.chars.get(p),
-            Some('\n') | Some('\r') | Some('\u{2029}')
-        )
+        matches!(self.chars.get(p), Some('\n' | '\r' | '\u{2029}'))
     }
 
     fn is_closer(&self, kind: usize, p: usize) -> bool {
@@ -257,12 +335,7 @@ impl<'a> Scanner<'a> {
             0 => c == '"' || c == '”',
             1 => c == '”' || c == '“' || c == '"',
             2 | 3 => {
-                let ok_char = if kind == 2 {
-                    c == '’' || c == '\''
-                } else {
-                    c == '\'' || c == '’'
-                };
-                ok_char
+                (c == '\'' || c == '’')
                     && p > 0
                     && !self.chars[p - 1].is_whitespace()
                     && !self.char_at(p + 1).is_some_and(is_wordish)
@@ -273,21 +346,22 @@ impl<'a> Scanner<'a> {
     }
 
     /// First position in `start..limit` holding a closer of `kind` or a line break.
-    /// Amortised: positions already known to be clean are not scanned again.
+    /// Calls come with increasing `start`; positions already known to be clean are not
+    /// scanned again, so all searches together take linear time.
     fn find_barrier(&mut self, kind: usize, start: usize, limit: usize) -> Option<usize> {
         let memo = self.memos[kind];
         let mut p = start;
         if memo.valid && memo.from <= start && start <= memo.to {
             if let Some(h) = memo.hit {
-                return if h < limit { Some(h) } else { None };
+                return (h < limit).then_some(h);
             }
             p = memo.to;
         } else {
             self.memos[kind] = Memo {
+                valid: true,
                 from: start,
                 to: start,
                 hit: None,
-                valid: true,
             };
         }
         while p < limit {
@@ -310,19 +384,19 @@ impl<'a> Scanner<'a> {
             Some(t) if !t.ends_with('.') => t,
             _ => trimmed,
         };
-        if trimmed.chars().any(|c| c.is_alphanumeric()) {
+        if trimmed.chars().any(char::is_alphanumeric) {
             self.push_out(trimmed);
         }
     }
 
     // ----- URLs ------------------------------------------------------------------------
 
+    /// If a URL starts at `i`, returns the position just after it.
     fn try_url(&self, i: usize) -> Option<usize> {
-        if i > 0 && is_wordish(self.chars[i - 1]) {
+        if !matches!(self.chars[i], 'h' | 'H' | 'w' | 'W' | 'f' | 'F') {
             return None;
         }
-        let c = self.chars[i];
-        if !matches!(c, 'h' | 'H' | 'w' | 'W' | 'f' | 'F') {
+        if i > 0 && is_wordish(self.chars[i - 1]) {
             return None;
         }
         let prefix_len = ["https://", "http://", "ftp://", "www."]
@@ -339,26 +413,21 @@ impl<'a> Scanner<'a> {
             }
             j += 1;
         }
-        // Trim trailing punctuation; a closing bracket stays only when balanced.
-        let (mut open_paren, mut close_paren) = (0usize, 0usize);
+        // Trim trailing punctuation; a closing parenthesis stays when it is balanced.
+        let (mut open, mut close) = (0usize, 0usize);
         for &d in &self.chars[i..j] {
             match d {
-                '(' => open_paren += 1,
-                ')' => close_paren += 1,
+                '(' => open += 1,
+                ')' => close += 1,
                 _ => {}
             }
         }
         while j > i + prefix_len {
-            let d = self.chars[j - 1];
-            let trim = match d {
+            let trim = match self.chars[j - 1] {
                 '.' | ',' | ';' | ':' | '!' | '?' | '\'' | '’' | '*' | ']' | '}' => true,
-                ')' => {
-                    if close_paren > open_paren {
-                        close_paren -= 1;
-                        true
-                    } else {
-                        false
-                    }
+                ')' if close > open => {
+                    close -= 1;
+                    true
                 }
                 _ => false,
             };
@@ -367,12 +436,8 @@ impl<'a> Scanner<'a> {
             }
             j -= 1;
         }
-        // Need something after the prefix that looks like a host.
         let rest = &self.chars[i + prefix_len..j];
-        if !rest.iter().any(|c| c.is_alphanumeric()) {
-            return None;
-        }
-        if prefix_len == 4 && !rest.contains(&'.') {
+        if !rest.iter().any(|c| c.is_alphanumeric()) || (prefix_len == 4 && !rest.contains(&'.')) {
             return None;
         }
         Some(j)
@@ -389,12 +454,16 @@ impl<'a> Scanner<'a> {
         true
     }
 
-    // ----- chunks ----------------------------------------------------------------------
+    // ----- tokens ----------------------------------------------------------------------
 
-    fn chunk(&mut self, s: usize, e: usize) {
-        let raw = self.slice(s, e);
-        if raw == "&" {
-            if !self.try_conn("&") {
+    /// A maximal run of token characters, `s..e` in char positions.
+    fn token(&mut self, s: usize, e: usize) {
+        if e - s > MAX_TOKEN_CHARS {
+            self.other();
+            return;
+        }
+        if self.chars[s] == '&' && e - s == 1 {
+            if !self.try_conn(F_CONNECTOR, false) {
                 self.filler();
             }
             return;
@@ -419,22 +488,17 @@ impl<'a> Scanner<'a> {
         }
         let mut abbrev = false;
         if s < e {
-            let base = self.offs[s];
-            abbrev = self.classify(self.slice(s, e), base);
+            abbrev = self.classify(self.slice(s, e), self.offs[s]);
         }
-        if colon {
+        if colon || (period && !abbrev) {
             self.brk_end();
-        } else if period {
-            if !abbrev {
-                self.brk_end();
-            }
         } else if other {
             self.flush();
         }
     }
 
-    /// Classifies one chunk core at byte offset `b`. Returns true when a following period
-    /// is part of an abbreviation (initial, honorific, "St.") rather than a sentence end.
+    /// Classifies one token core at byte offset `b`. Returns true when a following period
+    /// belongs to an abbreviation (initial, honorific, "St.") rather than ending a sentence.
     fn classify(&mut self, w: &'a str, b: usize) -> bool {
         let (w, possessive) = strip_possessive(w);
         let abbrev = self.classify_core(w, b);
@@ -445,37 +509,20 @@ impl<'a> Scanner<'a> {
     }
 
     fn classify_core(&mut self, w: &'a str, b: usize) -> bool {
-        let first = match w.chars().next() {
-            Some(c) => c,
-            None => return false,
+        let Some(first) = w.chars().next() else {
+            return false;
         };
         let end = b + w.len();
         match first {
             '@' => {
-                let rest = &w[1..];
-                let mut len = 0;
-                for (k, c) in rest.char_indices() {
-                    if c.is_alphanumeric() || c == '_' || c == '.' || c == '-' {
-                        len = k + c.len_utf8();
-                    } else {
-                        break;
-                    }
-                }
-                let handle = rest[..len].trim_end_matches(['.', '-']);
-                if handle.chars().any(|c| c.is_alphanumeric()) {
-                    self.emit_id(b, b + 1 + handle.len());
-                } else {
-                    self.filler();
-                }
+                self.handle(w, b);
                 return false;
             }
             '#' => {
                 let rest = &w[1..];
                 let ok = rest.chars().count() >= 2
-                    && rest
-                        .chars()
-                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-                    && rest.chars().any(|c| c.is_alphanumeric());
+                    && rest.chars().all(|c| is_wordish(c) || c == '_' || c == '-')
+                    && rest.chars().any(char::is_alphanumeric);
                 if ok {
                     self.emit_id(b, end);
                 } else {
@@ -494,74 +541,78 @@ impl<'a> Scanner<'a> {
             self.other();
             return false;
         }
-        if w.contains('@') {
+        let shape = Shape::of(w);
+        if shape.at {
             if is_email(w) {
                 self.emit_id(b, end);
             } else {
                 self.other();
             }
-            return false;
-        }
-        if w.contains('/') {
+        } else if shape.slash {
             if is_path(w) {
                 self.emit_id(b, end);
             } else {
                 self.split_classify(w, b, '/');
             }
-            return false;
-        }
-        if w.contains(':') {
-            if w.split(':').all(|p| p.chars().all(|c| c.is_ascii_digit())) {
+        } else if shape.colon {
+            if w.split(':').all(|p| p.bytes().all(|c| c.is_ascii_digit())) {
                 self.other();
             } else {
                 self.split_classify(w, b, ':');
             }
-            return false;
-        }
-        if w.contains('.') {
+        } else if shape.dot {
             return self.dotted(w, b);
-        }
-        if w.contains('_') {
-            let ok = w.chars().all(|c| is_wordish(c) || c == '_' || c == '-')
+        } else if shape.underscore {
+            let ok = !shape.other
+                && !shape.amp
+                && !shape.apos
                 && w.split('_').filter(|p| !p.is_empty()).count() >= 2;
             if ok {
                 self.emit_id(b, end);
             } else {
                 self.other();
             }
-            return false;
-        }
-        if w.contains('&') {
-            self.ampersand(w, b);
-            return false;
-        }
-        if w.contains('-') {
-            self.hyphenated(w, b);
-            return false;
-        }
-        if w.contains(['\'', '’']) {
-            self.apostrophe(w, b);
-            return false;
-        }
-        if !w.chars().all(is_wordish) {
+        } else if shape.other {
             self.other();
-            return false;
+        } else if shape.amp {
+            self.ampersand(w, b);
+        } else if shape.hyphen {
+            self.hyphenated(w, b, &shape);
+        } else if shape.apos {
+            self.apostrophe(w, b);
+        } else {
+            return self.alnum(w, b, &shape);
         }
-        self.alnum(w, b)
+        false
     }
 
+    fn handle(&mut self, w: &'a str, b: usize) {
+        let rest = &w[1..];
+        let mut len = 0;
+        for (k, c) in rest.char_indices() {
+            if is_wordish(c) || c == '_' || c == '.' || c == '-' {
+                len = k + c.len_utf8();
+            } else {
+                break;
+            }
+        }
+        let name = rest.get(..len).unwrap_or("").trim_end_matches(['.', '-']);
+        if name.chars().any(char::is_alphanumeric) {
+            self.emit_id(b, b + 1 + name.len());
+        } else {
+            self.filler();
+        }
+    }
+
+    /// "Google/Apple", "Re:Acme": classify each part on its own.
     fn split_classify(&mut self, w: &'a str, b: usize, sep: char) {
+        let strip = |c: char| is_lead_strip(c) || is_trail_strip(c);
         let mut off = 0;
         for part in w.split(sep) {
-            if !part.is_empty() {
-                let t = part.trim_matches(|c: char| is_lead_strip(c) || is_trail_strip(c));
-                if !t.is_empty() {
-                    let lead = part.len()
-                        - part
-                            .trim_start_matches(|c: char| is_lead_strip(c) || is_trail_strip(c))
-                            .len();
-                    self.classify_core(t, b + off + lead);
-                }
+            let t = part.trim_matches(strip);
+            if !t.is_empty() && t.chars().count() <= MAX_TOKEN_CHARS {
+                let lead = part.len() - part.trim_start_matches(strip).len();
+                self.classify_core(t, b + off + lead);
             }
             self.flush();
             off += part.len() + sep.len_utf8();
@@ -571,11 +622,11 @@ impl<'a> Scanner<'a> {
     fn dotted(&mut self, w: &'a str, b: usize) -> bool {
         let end = b + w.len();
         let labels = || w.split('.');
-        if labels().any(|l| l.is_empty()) {
+        if labels().any(str::is_empty) {
             self.other();
             return false;
         }
-        if labels().all(|l| l.chars().all(|c| c.is_ascii_digit())) {
+        if labels().all(|l| l.bytes().all(|c| c.is_ascii_digit())) {
             let is_ip = labels().count() == 4
                 && labels().all(|l| l.len() <= 3 && l.parse::<u16>().is_ok_and(|v| v <= 255));
             if is_ip {
@@ -585,26 +636,27 @@ impl<'a> Scanner<'a> {
             }
             return false;
         }
-        if labels().all(|l| l.chars().count() == 1 && l.chars().all(|c| c.is_alphabetic())) {
+        if labels().all(|l| {
+            let mut cs = l.chars();
+            cs.next().is_some_and(char::is_alphabetic) && cs.next().is_none()
+        }) {
+            // Initials: "J.R.R", "U.S" join names; "e.g", "i.e", "a.m" do not.
             if w.chars().all(|c| c == '.' || c.is_uppercase()) {
-                self.word(b, end, Kind::Initial);
+                self.word(b, end, Kind::Initial, 0);
             } else {
                 self.filler();
             }
             return true;
         }
+        // A domain ("docs.example.com") or a file name ("report.pdf", "Node.js").
         let last = labels().last().unwrap_or("");
         let labels_ok = labels().all(|l| l.chars().all(|c| is_wordish(c) || c == '-' || c == '_'));
-        let last_alpha = last.chars().all(|c| c.is_ascii_alphabetic()) && last.len() >= 2;
-        let last_ok = last_alpha
-            && (last.chars().all(|c| c.is_ascii_lowercase())
-                || (last.len() <= 4 && last.chars().all(|c| c.is_ascii_uppercase())));
+        let last_ok = last.len() >= 2
+            && (last.bytes().all(|c| c.is_ascii_lowercase())
+                || (last.len() <= 4 && last.bytes().all(|c| c.is_ascii_uppercase())));
         let known = {
             let mut buf = [0u8; MAX_LOOKUP_BYTES];
-            match ascii_lower(last, &mut buf) {
-                Some(l) => in_list(TLDS, l) || in_list(FILE_EXTS, l),
-                None => false,
-            }
+            ascii_lower(last, &mut buf).is_some_and(|l| in_list(TLDS, l) || in_list(FILE_EXTS, l))
         };
         if labels_ok && last_ok && known {
             self.emit_id(b, end);
@@ -614,6 +666,7 @@ impl<'a> Scanner<'a> {
         false
     }
 
+    /// "AT&T", "P&G", "R&D".
     fn ampersand(&mut self, w: &'a str, b: usize) {
         let end = b + w.len();
         let parts_ok = w
@@ -621,43 +674,38 @@ impl<'a> Scanner<'a> {
             .all(|p| !p.is_empty() && p.chars().all(char::is_alphabetic));
         if !parts_ok {
             self.other();
-            return;
-        }
-        if w.chars().all(|c| c == '&' || c.is_uppercase()) {
-            let mut buf = [0u8; MAX_LOOKUP_BYTES];
-            let stop = ascii_lower(w, &mut buf).is_some_and(|l| in_list(ACRONYM_STOP, l));
-            if stop {
+        } else if w.chars().all(|c| c == '&' || c.is_uppercase()) {
+            if lookup(w) & F_ACRONYM_STOP != 0 {
                 self.filler();
             } else {
-                self.word(b, end, Kind::Caps);
+                self.word(b, end, Kind::Caps, 0);
             }
         } else if w.chars().next().is_some_and(char::is_uppercase) {
-            self.word(b, end, Kind::Camel);
+            self.word(b, end, Kind::Camel, 0);
         } else {
             self.other();
         }
     }
 
-    fn hyphenated(&mut self, w: &'a str, b: usize) {
+    fn hyphenated(&mut self, w: &'a str, b: usize, shape: &Shape) {
         let end = b + w.len();
         let parts = || w.split('-');
-        if parts().any(|p| p.is_empty() || !p.chars().all(is_wordish)) {
+        if parts().any(|p| p.is_empty()) {
             self.other();
             return;
         }
-        let has_digit = w.chars().any(|c| c.is_ascii_digit());
         if is_uuid(w) {
             self.emit_id(b, end);
             return;
         }
-        if has_digit {
-            let all_digits = parts().all(|p| p.chars().all(|c| c.is_ascii_digit()));
+        if shape.numeric > 0 {
+            let all_digits = parts().all(|p| p.bytes().all(|c| c.is_ascii_digit()));
             let id = if all_digits {
                 digit_groups_are_id(w)
             } else {
-                parts().any(|p| p.chars().any(char::is_uppercase))
+                shape.upper > 0
                     || parts().any(is_code)
-                    || (w.len() >= 8 && parts().all(|p| p.chars().any(|c| c.is_ascii_digit())))
+                    || (w.len() >= 8 && parts().all(|p| p.bytes().any(|c| c.is_ascii_digit())))
             };
             if id {
                 self.emit_id(b, end);
@@ -667,10 +715,9 @@ impl<'a> Scanner<'a> {
             return;
         }
         // Letters only: a name when every part is capitalised ("Jean-Luc", "Coca-Cola").
-        let all_cap = parts().all(|p| p.chars().next().is_some_and(char::is_uppercase));
-        if all_cap {
-            if parts().all(|p| p.chars().all(|c| c.is_uppercase() || is_mark(c))) {
-                self.word(b, end, Kind::Caps);
+        if parts().all(|p| p.chars().next().is_some_and(char::is_uppercase)) {
+            if shape.lower == 0 {
+                self.word(b, end, Kind::Caps, 0);
             } else {
                 self.cap_word(w, b);
             }
@@ -680,45 +727,31 @@ impl<'a> Scanner<'a> {
     }
 
     fn apostrophe(&mut self, w: &'a str, b: usize) {
-        let end = b + w.len();
-        let chars_ok = w.chars().all(|c| is_wordish(c) || c == '\'' || c == '’');
-        let first_upper = w.chars().next().is_some_and(char::is_uppercase);
-        // "O'Brien", "D'Angelo": the apostrophe is followed by a capital.
-        let mut name = chars_ok && first_upper;
+        // "O'Brien", "D'Angelo": capitalised, and every apostrophe is followed by a capital.
+        let mut name = w.chars().next().is_some_and(char::is_uppercase);
         let mut after_apos = false;
-        let mut saw_apos = false;
         for c in w.chars() {
-            if after_apos {
-                if !c.is_uppercase() {
-                    name = false;
-                }
-                after_apos = false;
+            if after_apos && !c.is_uppercase() {
+                name = false;
             }
-            if c == '\'' || c == '’' {
-                after_apos = true;
-                saw_apos = true;
-            }
+            after_apos = c == '\'' || c == '’';
         }
-        if name && saw_apos && !after_apos {
-            self.word(b, end, Kind::Cap);
-        } else if chars_ok {
+        if name && !after_apos {
+            self.word(b, b + w.len(), Kind::Cap, 0);
+        } else {
             // A contraction ("I'm", "Don't", "we'll"): a function word.
             self.filler();
-        } else {
-            self.other();
         }
     }
 
     /// A token of letters and digits only.
-    fn alnum(&mut self, w: &'a str, b: usize) -> bool {
+    fn alnum(&mut self, w: &'a str, b: usize, shape: &Shape) -> bool {
         let end = b + w.len();
-        let has_letter = w.chars().any(char::is_alphabetic);
-        let has_digit = w.chars().any(|c| c.is_numeric());
-        if !has_letter {
+        if shape.letters == 0 {
             self.number(b, end, w);
             return false;
         }
-        if has_digit {
+        if shape.numeric > 0 {
             if is_code(w) {
                 self.emit_id(b, end);
             } else {
@@ -726,46 +759,37 @@ impl<'a> Scanner<'a> {
             }
             return false;
         }
-        let upper = w.chars().filter(|c| c.is_uppercase()).count();
-        let lower = w.chars().filter(|c| c.is_lowercase()).count();
-        if upper == 0 && lower == 0 {
-            // Scripts without case: we cannot tell names from words.
+        if shape.upper == 0 && shape.lower == 0 {
+            // Scripts without case: names cannot be told from words.
             self.other();
             return false;
         }
-        let mut buf = [0u8; MAX_LOOKUP_BYTES];
-        let lw = ascii_lower(w, &mut buf);
-        if upper == 0 {
-            match lw {
-                Some(l) if in_list(CONNECTORS, l) && self.try_conn(l) => {}
-                _ => self.lower(w),
+        let flags = lookup(w);
+        if shape.upper == 0 {
+            if flags & F_CONNECTOR == 0 || !self.try_conn(flags, w == "of") {
+                self.lower_flags(flags);
             }
             return false;
         }
-        let first_upper = w.chars().next().is_some_and(char::is_uppercase);
-        if lower == 0 {
-            if w.chars().count() == 1 {
+        if shape.lower == 0 {
+            if shape.chars == 1 {
                 if w == "I" {
                     self.filler();
                     return false;
                 }
-                self.word(b, end, Kind::Initial);
+                self.word(b, end, Kind::Initial, flags);
                 return true;
             }
-            let stop = lw.is_some_and(|l| {
-                in_list(ACRONYM_STOP, l)
-                    || (l.len() >= 4 && (in_list(STARTERS, l) || in_list(COMMON, l)))
-                    || in_list(TIME_WORDS, l)
-            });
-            if stop {
+            let common = flags & (F_STARTER | F_COMMON) != 0 && w.len() >= 4;
+            if common || flags & (F_ACRONYM_STOP | F_TIME) != 0 {
                 self.filler();
             } else {
-                self.word(b, end, Kind::Caps);
+                self.word(b, end, Kind::Caps, 0);
             }
             return false;
         }
-        if !first_upper || w.chars().skip(1).any(char::is_uppercase) {
-            self.word(b, end, Kind::Camel);
+        if !shape.first_upper || shape.upper_after_first {
+            self.word(b, end, Kind::Camel, 0);
             return false;
         }
         self.cap_word(w, b)
@@ -773,47 +797,34 @@ impl<'a> Scanner<'a> {
 
     /// A capitalised word ("Berlin", "Dr", "Monday", "St").
     fn cap_word(&mut self, w: &'a str, b: usize) -> bool {
-        let mut buf = [0u8; MAX_LOOKUP_BYTES];
-        if let Some(l) = ascii_lower(w, &mut buf) {
-            if in_list(TIME_WORDS, l) {
-                self.other();
-                return false;
-            }
-            if in_list(HONORIFICS, l) {
-                self.flush();
-                self.sentence_start = false;
-                self.id_cue = false;
-                return true;
-            }
-            if in_list(ABBREV_JOIN, l) {
-                self.word(b, b + w.len(), Kind::Cap);
-                return true;
-            }
+        let flags = lookup(w);
+        if flags & F_TIME != 0 {
+            self.other();
+            return false;
         }
-        self.word(b, b + w.len(), Kind::Cap);
-        false
+        if flags & F_HONORIFIC != 0 {
+            self.flush();
+            self.sentence_start = false;
+            self.id_cue = false;
+            return true;
+        }
+        self.word(b, b + w.len(), Kind::Cap, flags);
+        flags & F_ABBREV_JOIN != 0
     }
 
     // ----- run builder -----------------------------------------------------------------
 
-    fn word(&mut self, start: usize, end: usize, kind: Kind) {
-        let text = self.text.get(start..end).unwrap_or("");
-        let mut buf = [0u8; MAX_LOOKUP_BYTES];
-        let lw = ascii_lower(text, &mut buf);
-        let look = |list: &[&str]| lw.is_some_and(|l| in_list(list, l));
-        let checked = matches!(kind, Kind::Cap | Kind::Initial);
+    fn word(&mut self, start: usize, end: usize, kind: Kind, flags: u16) {
         let w = Word {
             start,
             end,
             kind,
             sent_init: self.sentence_start,
-            starter: checked && look(STARTERS),
-            common: checked && look(COMMON),
-            mid_drop: checked && look(MID_DROP),
-            always_drop: checked && look(ALWAYS_DROP),
-            cue: look(ID_CUES),
+            flags,
         };
-        self.sentence_start = w.sent_init && w.starter;
+        // "Hi Sarah": a dropped opener keeps the sentence open for the next word.
+        self.sentence_start =
+            w.sent_init && matches!(kind, Kind::Cap | Kind::Initial) && w.has(F_STARTER);
         self.id_cue = false;
         self.run_words += 1;
         if self.run_words > MAX_RUN_WORDS || self.run.len() >= MAX_RUN_ELEMENTS {
@@ -824,7 +835,8 @@ impl<'a> Scanner<'a> {
     }
 
     /// A connector ("of", "de", "&", "the" after "of") between name words.
-    fn try_conn(&mut self, l: &str) -> bool {
+    fn try_conn(&mut self, flags: u16, of: bool) -> bool {
+        let is_the = flags & F_CONNECTOR != 0 && flags & F_OBJECT != 0; // "the"
         if self.overflow {
             return self.run_words > 0;
         }
@@ -835,47 +847,42 @@ impl<'a> Scanner<'a> {
             .take_while(|e| matches!(e, El::Conn { .. }))
             .count();
         match self.run.last() {
-            Some(El::Word(_)) => {
-                if l == "the" {
-                    return false;
-                }
-            }
-            Some(El::Conn { of }) => {
-                if trailing >= 2 || (l == "the" && !*of) {
-                    return false;
-                }
-            }
+            Some(El::Word(_)) if !is_the => {}
+            Some(El::Conn { of: prev_of }) if trailing < 2 && (!is_the || *prev_of) => {}
             _ => return false,
         }
         if self.run.len() >= MAX_RUN_ELEMENTS {
             self.overflow = true;
-            return true;
+        } else {
+            self.run.push(El::Conn { of });
         }
-        self.run.push(El::Conn { of: l == "of" });
         self.sentence_start = false;
         true
     }
 
     fn number(&mut self, start: usize, end: usize, w: &str) {
-        let digits = w.len();
-        let year_like = digits == 4 && (w.starts_with("19") || w.starts_with("20"));
-        let joinable = match self.run.last() {
-            Some(El::Word(last)) => {
+        let ascii = w.bytes().all(|c| c.is_ascii_digit());
+        let year_like = w.len() == 4 && (w.starts_with("19") || w.starts_with("20"));
+        let (joinable, cue) = match self.run.last() {
+            Some(El::Word(last)) => (
                 !self.overflow
-                    && !(last.kind == Kind::Cap && (last.common || last.starter))
                     && last.kind != Kind::Initial
-            }
-            _ => false,
+                    && !(last.kind == Kind::Cap && last.has(F_STARTER | F_COMMON)),
+                last.has(F_ID_CUE),
+            ),
+            _ => (false, false),
         };
-        if joinable && digits <= 4 && !year_like && w.chars().all(|c| c.is_ascii_digit()) {
+        if joinable && ascii && w.len() <= 4 && !year_like {
+            // "Windows 11", "iPhone 15 Pro".
             self.run.push(El::Num { end });
             self.sentence_start = false;
             self.id_cue = false;
             return;
         }
-        let cue = self.id_cue || matches!(self.run.last(), Some(El::Word(last)) if last.cue);
+        let cue = cue || self.id_cue;
         self.flush();
-        if cue && digits >= 4 && w.chars().all(|c| c.is_ascii_digit()) {
+        // "order 48213", "Invoice 2041": a number after an id word names a record.
+        if cue && ascii && w.len() >= 4 {
             self.push_span(start, end);
         }
         self.sentence_start = false;
@@ -883,19 +890,31 @@ impl<'a> Scanner<'a> {
     }
 
     fn lower(&mut self, w: &str) {
-        let mut buf = [0u8; MAX_LOOKUP_BYTES];
-        let lw = ascii_lower(w, &mut buf);
-        if let Some(El::Num { .. }) = self.run.last() {
-            if lw.is_some_and(|l| in_list(UNITS, l)) {
-                self.run.pop();
-            }
+        self.lower_flags(lookup(w));
+    }
+
+    fn lower_flags(&mut self, flags: u16) {
+        if flags & F_UNIT != 0 && matches!(self.run.last(), Some(El::Num { .. })) {
+            // "Sarah 3 times": the number is a count, not part of the name.
+            self.run.pop();
         }
-        if lw.is_some_and(|l| in_list(OBJECT_WORDS, l)) {
+        if flags & F_OBJECT != 0 {
             self.drop_initial_verb();
         }
         self.flush();
-        self.id_cue = lw.is_some_and(|l| in_list(ID_CUES, l));
+        self.id_cue = flags & F_ID_CUE != 0;
         self.sentence_start = false;
+    }
+
+    /// "Wire the money", "Renew my plan", "Cancel INV-2041": a lone capitalised word that
+    /// opens a sentence and is followed directly by an object is a verb, not a name.
+    fn drop_initial_verb(&mut self) {
+        if let [El::Word(w)] = self.run.as_slice() {
+            if w.kind == Kind::Cap && w.sent_init && !self.overflow {
+                self.run.clear();
+                self.run_words = 0;
+            }
+        }
     }
 
     /// Content that is neither a name nor an identifier (amounts, units, stray symbols).
@@ -905,21 +924,10 @@ impl<'a> Scanner<'a> {
         self.id_cue = false;
     }
 
-    /// A function word that does not end a sentence opening ("I", "OK", "Don't").
+    /// A function word that leaves a sentence opening open ("I", "OK", "Don't").
     fn filler(&mut self) {
         self.flush();
         self.id_cue = false;
-    }
-
-    /// "Wire the money", "Renew my plan", "Cancel INV-2041": a lone capitalised word opening a
-    /// sentence and followed directly by an object is an imperative verb, not a name.
-    fn drop_initial_verb(&mut self) {
-        if let [El::Word(w)] = self.run.as_slice() {
-            if w.kind == Kind::Cap && w.sent_init && !self.overflow {
-                self.run.clear();
-                self.run_words = 0;
-            }
-        }
     }
 
     fn emit_id(&mut self, start: usize, end: usize) {
@@ -945,9 +953,9 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The name the current run spells, if any.
+    /// The name the current run spells, if any, as a byte range.
     fn run_span(&self) -> Option<(usize, usize)> {
-        if self.run.is_empty() || self.overflow {
+        if self.overflow {
             return None;
         }
         let run = &self.run[..];
@@ -958,37 +966,30 @@ impl<'a> Scanner<'a> {
         let mut lo = 0;
         while lo < hi {
             match run[lo] {
-                El::Conn { .. } | El::Num { .. } => lo += 1,
-                El::Word(w) => {
-                    let checked = matches!(w.kind, Kind::Cap | Kind::Initial);
-                    if checked && ((w.sent_init && w.starter) || w.mid_drop) {
-                        lo += 1;
-                    } else {
-                        break;
-                    }
-                }
+                El::Word(w) if !w.is_dropped_prefix() => break,
+                _ => lo += 1,
             }
         }
+        let El::Word(first) = *run.get(lo)? else {
+            return None;
+        };
         if lo >= hi {
             return None;
         }
-        let first = match run[lo] {
-            El::Word(w) => w,
-            _ => return None,
-        };
         if hi - lo == 1 {
             let keep = match first.kind {
                 Kind::Camel | Kind::Caps => true,
                 Kind::Initial => false,
                 Kind::Cap => {
-                    !((first.sent_init && (first.common || first.starter)) || first.always_drop)
+                    !((first.sent_init && first.has(F_COMMON | F_STARTER))
+                        || first.has(F_ALWAYS_DROP))
                 }
             };
             return keep.then_some((first.start, first.end));
         }
         let end = match run[hi - 1] {
             El::Word(w) => w.end,
-            El::Num { end, .. } => end,
+            El::Num { end } => end,
             El::Conn { .. } => return None,
         };
         Some((first.start, end))
@@ -1022,38 +1023,41 @@ impl<'a> Scanner<'a> {
 
 /// Combining marks (decomposed accents) count as part of a word.
 fn is_mark(c: char) -> bool {
-    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+    matches!(
+        c as u32,
+        0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F
+    )
 }
 
 fn is_wordish(c: char) -> bool {
     c.is_alphanumeric() || is_mark(c)
 }
 
-fn is_chunk_char(c: char) -> bool {
-    is_wordish(c)
-        || matches!(
-            c,
-            '.' | ':'
-                | '-'
-                | '_'
-                | '\''
-                | '’'
-                | '@'
-                | '#'
-                | '/'
-                | '&'
-                | '+'
-                | '='
-                | '%'
-                | '$'
-                | '€'
-                | '£'
-                | '¥'
-                | '*'
-                | '~'
-                | '^'
-                | '\\'
-        )
+fn is_token_char(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                '.' | ':'
+                    | '-'
+                    | '_'
+                    | '\''
+                    | '@'
+                    | '#'
+                    | '/'
+                    | '&'
+                    | '+'
+                    | '='
+                    | '%'
+                    | '$'
+                    | '*'
+                    | '~'
+                    | '^'
+                    | '\\'
+            )
+    } else {
+        is_wordish(c) || matches!(c, '’' | '€' | '£' | '¥')
+    }
 }
 
 fn is_lead_strip(c: char) -> bool {
@@ -1081,7 +1085,7 @@ fn strip_possessive(w: &str) -> (&str, bool) {
     (w, false)
 }
 
-/// Lowercases an ASCII word into `buf` for list lookups.
+/// Lowercases an ASCII word into `buf` for lookups.
 fn ascii_lower<'b>(w: &str, buf: &'b mut [u8; MAX_LOOKUP_BYTES]) -> Option<&'b str> {
     if w.is_empty() || w.len() > MAX_LOOKUP_BYTES || !w.is_ascii() {
         return None;
@@ -1090,6 +1094,17 @@ fn ascii_lower<'b>(w: &str, buf: &'b mut [u8; MAX_LOOKUP_BYTES]) -> Option<&'b s
     dst.copy_from_slice(w.as_bytes());
     dst.make_ascii_lowercase();
     std::str::from_utf8(dst).ok()
+}
+
+/// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
+fn lookup(w: &str) -> u16 {
+    let mut buf = [0u8; MAX_LOOKUP_BYTES];
+    match ascii_lower(w, &mut buf) {
+        Some(l) => LEXICON
+            .binary_search_by(|(k, _)| (*k).cmp(l))
+            .map_or(0, |i| LEXICON[i].1),
+        None => 0,
+    }
 }
 
 fn in_list(list: &[&str], lw: &str) -> bool {
@@ -1111,13 +1126,13 @@ fn is_email(w: &str) -> bool {
     let tld_ok = domain
         .rsplit('.')
         .next()
-        .is_some_and(|t| t.len() >= 2 && t.chars().all(|c| c.is_alphabetic()));
+        .is_some_and(|t| t.len() >= 2 && t.chars().all(char::is_alphabetic));
     local_ok && labels_ok && tld_ok
 }
 
 fn is_path(w: &str) -> bool {
-    let segs: usize = w.split('/').filter(|s| !s.is_empty()).count();
-    if segs < 2
+    let segments = w.split('/').filter(|s| !s.is_empty()).count();
+    if segments < 2
         || !w
             .chars()
             .all(|c| is_wordish(c) || matches!(c, '/' | '.' | '_' | '-' | '~'))
@@ -1137,10 +1152,10 @@ fn is_path(w: &str) -> bool {
 }
 
 fn is_uuid(w: &str) -> bool {
-    let lens = [8, 4, 4, 4, 12];
+    const LENS: [usize; 5] = [8, 4, 4, 4, 12];
     let mut n = 0;
-    for (i, part) in w.split('-').enumerate() {
-        if i >= 5 || part.len() != lens[i] || !part.chars().all(|c| c.is_ascii_hexdigit()) {
+    for part in w.split('-') {
+        if n >= 5 || part.len() != LENS[n] || !part.bytes().all(|c| c.is_ascii_hexdigit()) {
             return false;
         }
         n += 1;
@@ -1150,16 +1165,26 @@ fn is_uuid(w: &str) -> bool {
 
 /// Digit groups joined by hyphens: an account or phone number, not a date or a range.
 fn digit_groups_are_id(w: &str) -> bool {
-    let lens: Vec<usize> = w.split('-').map(str::len).take(8).collect();
-    let total: usize = lens.iter().sum();
-    if total < 6 {
+    let mut lens = [0usize; 8];
+    let mut count = 0;
+    let mut first_yearish = false;
+    for (i, part) in w.split('-').enumerate() {
+        if i >= lens.len() {
+            return true;
+        }
+        lens[i] = part.len();
+        count = i + 1;
+        if i == 0 {
+            first_yearish = part.len() == 4 && (part.starts_with("19") || part.starts_with("20"));
+        }
+    }
+    let lens = &lens[..count];
+    if lens.iter().sum::<usize>() < 6 {
         return false;
     }
-    let yearish = |p: &str| p.len() == 4 && (p.starts_with("19") || p.starts_with("20"));
-    let parts: Vec<&str> = w.split('-').take(8).collect();
-    match lens.as_slice() {
+    match lens {
         [4, 2, 2] | [2, 2, 4] | [1, 2, 4] | [2, 1, 4] | [1, 1, 4] => false,
-        [4, 2] | [4, 4] | [4, 1] if yearish(parts[0]) => false,
+        [4, 1 | 2 | 4] => !first_yearish,
         _ => true,
     }
 }
@@ -1167,241 +1192,440 @@ fn digit_groups_are_id(w: &str) -> bool {
 /// A mixed letter+digit token that reads like a code ("QX7P2M", "A320", "user4821"), not a
 /// unit, ordinal, time or period ("3pm", "2nd", "16GB", "Q3", "FY2024", "v2", "mp3").
 fn is_code(w: &str) -> bool {
-    let n = w.chars().count();
-    let has_digit = w.chars().any(|c| c.is_ascii_digit());
-    let has_letter = w.chars().any(char::is_alphabetic);
-    if !has_digit || !has_letter || !w.chars().all(is_wordish) {
-        return false;
-    }
+    let mut chars = 0;
     let mut transitions = 0;
     let mut prev_digit: Option<bool> = None;
+    let (mut has_digit, mut has_letter, mut upper) = (false, false, false);
+    let mut prefix = [0u8; 4];
+    let mut prefix_len = 0;
     for c in w.chars() {
+        if !is_wordish(c) {
+            return false;
+        }
+        chars += 1;
         let d = c.is_ascii_digit();
+        has_digit |= d;
+        has_letter |= c.is_alphabetic();
+        upper |= c.is_uppercase();
         if prev_digit.is_some_and(|p| p != d) {
             transitions += 1;
         }
+        if !d && transitions == 0 {
+            if prefix_len < prefix.len() && c.is_ascii() {
+                prefix[prefix_len] = c.to_ascii_lowercase() as u8;
+            }
+            prefix_len += 1;
+        }
         prev_digit = Some(d);
     }
-    let starts_digit = w.chars().next().is_some_and(|c| c.is_ascii_digit());
-    let upper = w.chars().any(char::is_uppercase);
+    if !has_digit || !has_letter {
+        return false;
+    }
+    let starts_digit = w.bytes().next().is_some_and(|c| c.is_ascii_digit());
     if starts_digit && transitions == 1 {
         // "3pm", "2nd", "16GB", "2FA", "100km"
         return false;
     }
-    if !starts_digit && transitions == 1 {
-        let letters: String = w.chars().take_while(|c| !c.is_ascii_digit()).collect();
-        let l = letters.to_ascii_lowercase();
-        if matches!(
-            l.as_str(),
-            "q" | "h" | "fy" | "v" | "ver" | "vol" | "ch" | "pt" | "no" | "ep" | "mp" | "x" | "s"
-        ) {
+    if !starts_digit && transitions == 1 && prefix_len <= prefix.len() {
+        let p = &prefix[..prefix_len];
+        let period_or_version = [
+            &b"q"[..],
+            b"h",
+            b"fy",
+            b"v",
+            b"ver",
+            b"vol",
+            b"ch",
+            b"pt",
+            b"no",
+            b"ep",
+            b"mp",
+            b"x",
+            b"s",
+        ];
+        if period_or_version.contains(&p) {
             return false;
         }
     }
     if upper {
-        n >= 4
+        chars >= 4
     } else {
-        n >= 5
+        chars >= 5
     }
 }
 
-// ----- word lists (sorted, lowercase; checked by a unit test) ------------------------------
+// ----- word lists (sorted, lowercase ASCII; checked by a unit test) --------------------------
 
+const F_STARTER: u16 = 1 << 0;
+const F_COMMON: u16 = 1 << 1;
+const F_MID_DROP: u16 = 1 << 2;
+const F_ALWAYS_DROP: u16 = 1 << 3;
+const F_TIME: u16 = 1 << 4;
+const F_ACRONYM_STOP: u16 = 1 << 5;
+const F_HONORIFIC: u16 = 1 << 6;
+const F_ABBREV_JOIN: u16 = 1 << 7;
+const F_CONNECTOR: u16 = 1 << 8;
+const F_ID_CUE: u16 = 1 << 9;
+const F_OBJECT: u16 = 1 << 10;
+const F_UNIT: u16 = 1 << 11;
+
+/// Lowercase words and what they are, sorted for binary search.
 #[rustfmt::skip]
-const STARTERS: &[&str] = &[
-    "a", "about", "above", "absolutely", "accept", "according", "actually", "add", "added", "after",
-    "afternoon", "afterwards", "again", "against", "ah", "ahh", "alert", "all", "allow", "almost",
-    "alright", "also", "although", "always", "am", "among", "an", "analyse", "analyze", "and",
-    "another", "answer", "any", "anybody", "anyone", "anything", "anyway", "anyways", "apparently",
-    "append", "apply", "approve", "archive", "are", "aren't", "around", "arrange", "as", "ask",
-    "assess", "assign", "assume", "at", "attach", "avoid", "aw", "awesome", "back", "bake", "based",
-    "basically", "be", "because", "been", "before", "begin", "being", "below", "besides", "best",
-    "better", "between", "block", "book", "both", "brainstorm", "brilliant", "bring", "browse",
-    "btw", "build", "but", "buy", "by", "bye", "calculate", "call", "can", "cancel", "cannot",
-    "cant", "capture", "certainly", "change", "check", "cheers", "choose", "clarify", "clean",
-    "clear", "close", "come", "compare", "compose", "compute", "configure", "confirm", "congrats",
-    "congratulations", "consider", "contact", "continue", "contrast", "convert", "cook", "cool",
-    "copy", "could", "couldnt", "count", "create", "currently", "dear", "decide", "decline",
-    "define", "definitely", "delegate", "delete", "deliver", "describe", "did", "didnt", "dig",
-    "disable", "display", "do", "does", "doesnt", "done", "dont", "double", "downgrade", "download",
-    "draft", "drop", "during", "each", "earlier", "edit", "either", "else", "email", "enable",
-    "enter", "especially", "estimate", "evaluate", "even", "evening", "eventually", "ever", "every",
-    "everybody", "everyone", "everything", "excellent", "except", "exclude", "expand", "explain",
-    "export", "extend", "fetch", "few", "figure", "fill", "filter", "finally", "find", "fine",
-    "finish", "first", "fix", "flag", "follow", "following", "for", "forget", "forward", "found",
-    "from", "further", "generate", "get", "give", "go", "going", "good", "goodbye", "goodnight",
-    "got", "grab", "great", "greetings", "guess", "had", "happy", "has", "hasnt", "have", "havent",
-    "having", "he", "hello", "help", "her", "here", "hers", "hey", "hi", "highlight", "him", "his",
-    "hiya", "hmm", "hold", "honestly", "hope", "hopefully", "how", "howdy", "however", "i", "if",
-    "ignore", "imagine", "import", "in", "include", "insert", "install", "instead", "into",
-    "investigate", "invite", "is", "isnt", "it", "its", "jot", "just", "keep", "kind", "kindly",
-    "know", "label", "last", "lately", "later", "latest", "let", "lets", "like", "link", "list",
-    "listen", "load", "lock", "log", "look", "lookup", "lovely", "make", "many", "mark", "maybe",
-    "me", "meanwhile", "meet", "merge", "might", "mine", "modify", "more", "moreover", "morning",
-    "most", "move", "much", "must", "my", "need", "never", "next", "nice", "night", "no", "nobody",
-    "none", "nope", "nor", "not", "note", "nothing", "notify", "now", "of", "off", "oh", "ok",
-    "okay", "on", "once", "one", "only", "open", "or", "order", "organise", "organize", "other",
-    "otherwise", "our", "ours", "out", "outline", "over", "own", "paste", "pause", "pay", "per",
-    "perfect", "perhaps", "pick", "pin", "ping", "place", "plan", "play", "please", "pls", "plus",
-    "postpone", "prepare", "previous", "print", "prioritise", "prioritize", "probably", "proofread",
-    "propose", "pull", "push", "put", "quick", "quickly", "quite", "rather", "re", "reach", "read",
-    "really", "recall", "recap", "recently", "recommend", "record", "redo", "refresh", "refund",
-    "regarding", "register", "reject", "remember", "remind", "remove", "rename", "renew", "repair",
-    "replace", "reply", "reschedule", "research", "reset", "respond", "restore", "resume",
-    "retrieve", "return", "review", "rewrite", "right", "run", "save", "say", "scan", "schedule",
-    "search", "see", "select", "send", "set", "setup", "several", "shall", "share", "she", "shift",
-    "ship", "shorten", "should", "shouldnt", "show", "sign", "similarly", "since", "skip", "so",
-    "some", "somebody", "someone", "something", "sometimes", "soon", "sorry", "sort", "star",
-    "start", "still", "stop", "store", "submit", "subscribe", "such", "suggest", "sum", "summarise",
-    "summarize", "sup", "super", "suppose", "sure", "switch", "sync", "tag", "take", "tell", "text",
-    "than", "thank", "thanks", "thanx", "that", "thats", "the", "their", "theirs", "them", "then",
-    "there", "therefore", "these", "they", "think", "this", "those", "though", "through", "thus",
-    "thx", "tidy", "to", "too", "total", "totally", "track", "transfer", "translate", "try", "turn",
-    "ty", "ugh", "um", "umm", "under", "undo", "unfortunately", "uninstall", "unless", "unlink",
-    "unlock", "unpin", "unsubscribe", "until", "up", "update", "upgrade", "upload", "us", "use",
-    "usually", "validate", "verify", "very", "via", "visit", "wait", "want", "warn", "was", "wash",
-    "wasnt", "watch", "we", "welcome", "well", "were", "werent", "what", "whatever", "when",
-    "whenever", "where", "whereas", "wherever", "whether", "which", "while", "who", "whoever",
-    "whom", "whose", "why", "will", "wire", "with", "withdraw", "within", "without", "wonder",
-    "wont", "work", "would", "wouldnt", "wow", "write", "yeah", "yep", "yes", "yet", "yo", "you",
-    "your", "yours", "yup",
+static LEXICON: &[(&str, u16)] = &[
+    ("a", F_MID_DROP | F_OBJECT | F_STARTER), ("about", F_STARTER), ("above", F_STARTER),
+    ("absolutely", F_STARTER), ("accept", F_STARTER), ("according", F_STARTER),
+    ("account", F_COMMON | F_ID_CUE), ("accountant", F_COMMON), ("accounts", F_COMMON),
+    ("acct", F_ID_CUE), ("actually", F_STARTER), ("add", F_STARTER), ("added", F_STARTER),
+    ("address", F_COMMON), ("after", F_STARTER), ("afternoon", F_STARTER),
+    ("afterwards", F_STARTER), ("again", F_STARTER), ("against", F_STARTER), ("agenda", F_COMMON),
+    ("ago", F_UNIT), ("ah", F_STARTER), ("ahh", F_STARTER), ("ai", F_ACRONYM_STOP),
+    ("airport", F_COMMON), ("aka", F_ACRONYM_STOP), ("alarm", F_COMMON), ("album", F_COMMON),
+    ("alert", F_STARTER), ("all", F_OBJECT | F_STARTER), ("allergy", F_COMMON),
+    ("allow", F_STARTER), ("almost", F_STARTER), ("alright", F_STARTER),
+    ("also", F_MID_DROP | F_STARTER), ("although", F_STARTER), ("always", F_STARTER),
+    ("am", F_ACRONYM_STOP | F_STARTER | F_UNIT), ("among", F_STARTER),
+    ("an", F_MID_DROP | F_OBJECT | F_STARTER), ("analyse", F_STARTER), ("analyze", F_STARTER),
+    ("and", F_MID_DROP | F_STARTER), ("anniversary", F_COMMON), ("annual", F_COMMON),
+    ("another", F_STARTER), ("answer", F_COMMON | F_STARTER), ("any", F_STARTER),
+    ("anybody", F_STARTER), ("anyone", F_STARTER), ("anything", F_STARTER), ("anyway", F_STARTER),
+    ("anyways", F_STARTER), ("apartment", F_COMMON), ("api", F_ACRONYM_STOP),
+    ("apis", F_ACRONYM_STOP), ("app", F_COMMON), ("apparently", F_STARTER), ("append", F_STARTER),
+    ("apply", F_STARTER), ("appointment", F_COMMON), ("approve", F_STARTER), ("apr", F_TIME),
+    ("april", F_TIME), ("archive", F_STARTER), ("are", F_MID_DROP | F_STARTER),
+    ("around", F_STARTER), ("arrange", F_STARTER), ("article", F_COMMON), ("as", F_STARTER),
+    ("asap", F_ACRONYM_STOP), ("ask", F_STARTER), ("assess", F_STARTER), ("assign", F_STARTER),
+    ("assignment", F_COMMON), ("assistant", F_COMMON), ("assume", F_STARTER),
+    ("at", F_MID_DROP | F_STARTER), ("atm", F_ACRONYM_STOP), ("attach", F_STARTER),
+    ("aud", F_ACRONYM_STOP), ("aug", F_TIME), ("august", F_TIME), ("aunt", F_COMMON),
+    ("avoid", F_STARTER), ("aw", F_STARTER), ("awesome", F_STARTER), ("b&b", F_ACRONYM_STOP),
+    ("baby", F_COMMON), ("back", F_OBJECT | F_STARTER), ("backup", F_COMMON), ("bake", F_STARTER),
+    ("balance", F_COMMON), ("bank", F_COMMON), ("based", F_STARTER), ("basically", F_STARTER),
+    ("bcc", F_ACRONYM_STOP), ("bday", F_COMMON), ("be", F_STARTER), ("because", F_STARTER),
+    ("been", F_STARTER), ("beer", F_COMMON), ("before", F_STARTER), ("begin", F_STARTER),
+    ("being", F_STARTER), ("below", F_STARTER), ("besides", F_STARTER), ("best", F_STARTER),
+    ("better", F_STARTER), ("between", F_STARTER), ("big", F_COMMON), ("bike", F_COMMON),
+    ("bill", F_COMMON), ("bills", F_COMMON), ("bin", F_CONNECTOR), ("birthday", F_COMMON),
+    ("block", F_STARTER), ("blog", F_COMMON), ("board", F_COMMON), ("bonus", F_COMMON),
+    ("book", F_COMMON | F_STARTER), ("booking", F_COMMON | F_ID_CUE), ("bookings", F_COMMON),
+    ("books", F_COMMON), ("boss", F_COMMON), ("both", F_OBJECT | F_STARTER),
+    ("boyfriend", F_COMMON), ("brainstorm", F_STARTER), ("breakfast", F_COMMON),
+    ("brilliant", F_STARTER), ("bring", F_STARTER), ("brother", F_COMMON), ("browse", F_STARTER),
+    ("brunch", F_COMMON), ("bst", F_ACRONYM_STOP), ("btw", F_ACRONYM_STOP | F_STARTER),
+    ("bucks", F_UNIT), ("budget", F_COMMON), ("bug", F_COMMON), ("bugs", F_COMMON),
+    ("build", F_COMMON | F_STARTER), ("bus", F_COMMON), ("business", F_COMMON), ("busy", F_COMMON),
+    ("but", F_MID_DROP | F_STARTER), ("buy", F_STARTER), ("by", F_STARTER), ("bye", F_STARTER),
+    ("cad", F_ACRONYM_STOP), ("cake", F_COMMON), ("calculate", F_STARTER), ("calendar", F_COMMON),
+    ("call", F_COMMON | F_STARTER), ("calls", F_COMMON | F_UNIT), ("can", F_STARTER),
+    ("cancel", F_STARTER), ("candidate", F_COMMON), ("cannot", F_STARTER), ("cant", F_STARTER),
+    ("capt", F_HONORIFIC), ("capture", F_STARTER), ("car", F_COMMON), ("card", F_COMMON),
+    ("cart", F_COMMON), ("case", F_ID_CUE), ("cat", F_COMMON), ("cc", F_ACRONYM_STOP),
+    ("ceo", F_ACRONYM_STOP), ("certainly", F_STARTER), ("cest", F_ACRONYM_STOP),
+    ("cet", F_ACRONYM_STOP), ("cfo", F_ACRONYM_STOP), ("change", F_STARTER), ("chat", F_COMMON),
+    ("check", F_STARTER), ("checkout", F_COMMON), ("checkup", F_COMMON), ("cheers", F_STARTER),
+    ("chf", F_ACRONYM_STOP), ("child", F_COMMON), ("children", F_COMMON), ("choose", F_STARTER),
+    ("chores", F_COMMON), ("christmas", F_TIME), ("city", F_COMMON), ("claim", F_COMMON | F_ID_CUE),
+    ("clarify", F_STARTER), ("class", F_COMMON), ("clean", F_STARTER), ("cleaning", F_COMMON),
+    ("clear", F_STARTER), ("client", F_COMMON), ("clients", F_COMMON), ("close", F_STARTER),
+    ("cmo", F_ACRONYM_STOP), ("coach", F_COMMON), ("code", F_COMMON), ("codes", F_COMMON),
+    ("coffee", F_COMMON), ("col", F_HONORIFIC), ("colleague", F_COMMON), ("college", F_COMMON),
+    ("come", F_STARTER), ("commute", F_COMMON), ("company", F_COMMON), ("compare", F_STARTER),
+    ("compose", F_STARTER), ("compute", F_STARTER), ("concert", F_COMMON), ("conference", F_COMMON),
+    ("configure", F_STARTER), ("confirm", F_STARTER), ("confirmation", F_COMMON | F_ID_CUE),
+    ("congrats", F_STARTER), ("congratulations", F_STARTER), ("consider", F_STARTER),
+    ("contact", F_COMMON | F_STARTER), ("contacts", F_COMMON), ("continue", F_STARTER),
+    ("contract", F_COMMON), ("contractor", F_COMMON), ("contrast", F_STARTER),
+    ("convert", F_STARTER), ("coo", F_ACRONYM_STOP), ("cook", F_STARTER), ("cool", F_STARTER),
+    ("copy", F_STARTER), ("cost", F_COMMON), ("costs", F_COMMON), ("could", F_STARTER),
+    ("couldnt", F_STARTER), ("count", F_STARTER), ("country", F_COMMON), ("coupon", F_COMMON),
+    ("course", F_COMMON), ("cousin", F_COMMON), ("cpu", F_ACRONYM_STOP), ("create", F_STARTER),
+    ("cst", F_ACRONYM_STOP), ("csv", F_ACRONYM_STOP), ("cto", F_ACRONYM_STOP),
+    ("current", F_COMMON), ("currently", F_STARTER), ("customer", F_COMMON | F_ID_CUE),
+    ("customers", F_COMMON), ("da", F_CONNECTOR), ("dad", F_ALWAYS_DROP | F_COMMON),
+    ("daddy", F_ALWAYS_DROP | F_COMMON), ("daily", F_COMMON), ("dame", F_HONORIFIC),
+    ("das", F_CONNECTOR), ("data", F_COMMON), ("database", F_COMMON), ("daughter", F_COMMON),
+    ("day", F_COMMON | F_UNIT), ("days", F_UNIT), ("de", F_CONNECTOR), ("deadline", F_COMMON),
+    ("deal", F_COMMON), ("dear", F_MID_DROP | F_STARTER), ("dec", F_TIME), ("december", F_TIME),
+    ("decide", F_STARTER), ("deck", F_COMMON), ("decline", F_STARTER), ("define", F_STARTER),
+    ("definitely", F_STARTER), ("del", F_CONNECTOR), ("delegate", F_STARTER), ("delete", F_STARTER),
+    ("deliver", F_STARTER), ("delivery", F_COMMON), ("della", F_CONNECTOR), ("den", F_CONNECTOR),
+    ("dentist", F_COMMON), ("deploy", F_COMMON), ("deployment", F_COMMON), ("deposit", F_COMMON),
+    ("der", F_CONNECTOR), ("des", F_CONNECTOR), ("describe", F_STARTER), ("dessert", F_COMMON),
+    ("di", F_CONNECTOR), ("did", F_STARTER), ("didnt", F_STARTER), ("different", F_COMMON),
+    ("dig", F_STARTER), ("dinner", F_COMMON), ("disable", F_STARTER), ("discount", F_COMMON),
+    ("display", F_STARTER), ("diy", F_ACRONYM_STOP), ("dm", F_ACRONYM_STOP),
+    ("dms", F_ACRONYM_STOP), ("do", F_STARTER), ("dob", F_ACRONYM_STOP), ("doc", F_COMMON),
+    ("docs", F_COMMON), ("doctor", F_COMMON), ("document", F_COMMON), ("documents", F_COMMON),
+    ("does", F_STARTER), ("doesnt", F_STARTER), ("dog", F_COMMON), ("dollar", F_UNIT),
+    ("dollars", F_UNIT), ("done", F_STARTER), ("dont", F_STARTER), ("dos", F_CONNECTOR),
+    ("double", F_STARTER), ("downgrade", F_STARTER), ("download", F_STARTER), ("dr", F_HONORIFIC),
+    ("draft", F_COMMON | F_STARTER), ("drinks", F_COMMON), ("drop", F_STARTER), ("du", F_CONNECTOR),
+    ("during", F_STARTER), ("e-mail", F_ALWAYS_DROP), ("each", F_OBJECT | F_STARTER),
+    ("earlier", F_STARTER), ("early", F_COMMON), ("easter", F_TIME), ("edit", F_STARTER),
+    ("edt", F_ACRONYM_STOP), ("either", F_STARTER), ("electrician", F_COMMON),
+    ("electricity", F_COMMON), ("else", F_STARTER), ("email", F_STARTER),
+    ("emails", F_COMMON | F_UNIT), ("employee", F_ID_CUE), ("enable", F_STARTER),
+    ("enter", F_STARTER), ("eod", F_ACRONYM_STOP), ("eom", F_ACRONYM_STOP), ("eow", F_ACRONYM_STOP),
+    ("episode", F_COMMON), ("errands", F_COMMON), ("error", F_COMMON), ("errors", F_COMMON),
+    ("especially", F_STARTER), ("essay", F_COMMON), ("est", F_ACRONYM_STOP),
+    ("estimate", F_STARTER), ("eta", F_ACRONYM_STOP), ("eur", F_ACRONYM_STOP | F_UNIT),
+    ("euro", F_UNIT), ("euros", F_UNIT), ("evaluate", F_STARTER), ("even", F_STARTER),
+    ("evening", F_STARTER), ("event", F_COMMON), ("events", F_COMMON), ("eventually", F_STARTER),
+    ("ever", F_STARTER), ("every", F_OBJECT | F_STARTER), ("everybody", F_STARTER),
+    ("everyone", F_COMMON | F_STARTER), ("everything", F_STARTER), ("evp", F_ACRONYM_STOP),
+    ("exam", F_COMMON), ("excellent", F_STARTER), ("except", F_STARTER), ("exclude", F_STARTER),
+    ("expand", F_STARTER), ("expense", F_COMMON), ("expenses", F_COMMON), ("explain", F_STARTER),
+    ("export", F_STARTER), ("extend", F_STARTER), ("family", F_COMMON), ("faq", F_ACRONYM_STOP),
+    ("father", F_COMMON), ("feature", F_COMMON), ("features", F_COMMON), ("feb", F_TIME),
+    ("february", F_TIME), ("fee", F_COMMON), ("feedback", F_COMMON), ("fees", F_COMMON),
+    ("festival", F_COMMON), ("fetch", F_STARTER), ("few", F_STARTER), ("fiance", F_COMMON),
+    ("figure", F_STARTER), ("file", F_COMMON), ("files", F_COMMON), ("fill", F_STARTER),
+    ("filter", F_STARTER), ("final", F_COMMON), ("finally", F_STARTER), ("find", F_STARTER),
+    ("fine", F_STARTER), ("finish", F_STARTER), ("finished", F_COMMON), ("first", F_STARTER),
+    ("fix", F_COMMON | F_STARTER), ("flag", F_STARTER), ("flight", F_COMMON), ("flights", F_COMMON),
+    ("folder", F_COMMON), ("folks", F_COMMON), ("follow", F_STARTER), ("following", F_STARTER),
+    ("food", F_COMMON), ("for", F_MID_DROP | F_STARTER), ("forget", F_STARTER),
+    ("forward", F_STARTER), ("found", F_STARTER), ("fr", F_HONORIFIC), ("frau", F_HONORIFIC),
+    ("free", F_COMMON), ("fri", F_TIME), ("friday", F_TIME), ("friend", F_COMMON),
+    ("friends", F_COMMON), ("from", F_STARTER), ("ft", F_ABBREV_JOIN), ("fuel", F_COMMON),
+    ("full", F_COMMON), ("funeral", F_COMMON), ("further", F_STARTER), ("fw", F_ACRONYM_STOP),
+    ("fwd", F_ACRONYM_STOP), ("fyi", F_ACRONYM_STOP), ("g", F_UNIT), ("game", F_COMMON),
+    ("games", F_COMMON), ("garage", F_COMMON), ("garden", F_COMMON), ("gas", F_COMMON),
+    ("gb", F_UNIT), ("gbp", F_ACRONYM_STOP | F_UNIT), ("gen", F_HONORIFIC), ("general", F_COMMON),
+    ("generate", F_STARTER), ("get", F_STARTER), ("gift", F_COMMON), ("gifts", F_COMMON),
+    ("girlfriend", F_COMMON), ("give", F_STARTER), ("gmt", F_ACRONYM_STOP), ("go", F_STARTER),
+    ("goal", F_COMMON), ("goals", F_COMMON), ("going", F_STARTER), ("good", F_STARTER),
+    ("goodbye", F_STARTER), ("goodnight", F_STARTER), ("got", F_STARTER), ("gov", F_HONORIFIC),
+    ("gps", F_ACRONYM_STOP), ("gpu", F_ACRONYM_STOP), ("grab", F_STARTER), ("grades", F_COMMON),
+    ("grams", F_UNIT), ("grandma", F_ALWAYS_DROP), ("grandpa", F_ALWAYS_DROP), ("great", F_STARTER),
+    ("greetings", F_STARTER), ("groceries", F_COMMON), ("grocery", F_COMMON), ("group", F_COMMON),
+    ("guess", F_STARTER), ("guests", F_UNIT), ("guys", F_COMMON), ("gym", F_COMMON),
+    ("had", F_STARTER), ("haircut", F_COMMON), ("halloween", F_TIME), ("happy", F_STARTER),
+    ("has", F_STARTER), ("hasnt", F_STARTER), ("have", F_STARTER), ("havent", F_STARTER),
+    ("having", F_STARTER), ("he", F_MID_DROP | F_STARTER), ("health", F_COMMON),
+    ("hello", F_MID_DROP | F_STARTER), ("help", F_STARTER), ("her", F_OBJECT | F_STARTER),
+    ("here", F_STARTER), ("herr", F_HONORIFIC), ("hers", F_STARTER),
+    ("hey", F_ACRONYM_STOP | F_MID_DROP | F_STARTER),
+    ("hi", F_ACRONYM_STOP | F_MID_DROP | F_STARTER), ("highlight", F_STARTER),
+    ("him", F_MID_DROP | F_OBJECT | F_STARTER), ("hire", F_COMMON), ("hiring", F_COMMON),
+    ("his", F_OBJECT | F_STARTER), ("hiya", F_STARTER), ("hmm", F_STARTER), ("hold", F_STARTER),
+    ("holiday", F_COMMON), ("home", F_COMMON), ("homework", F_COMMON), ("hon", F_HONORIFIC),
+    ("honestly", F_STARTER), ("hope", F_STARTER), ("hopefully", F_STARTER), ("hotel", F_COMMON),
+    ("hour", F_UNIT), ("hours", F_UNIT), ("house", F_COMMON), ("how", F_MID_DROP | F_STARTER),
+    ("howdy", F_STARTER), ("however", F_STARTER), ("hr", F_ACRONYM_STOP | F_UNIT), ("hrs", F_UNIT),
+    ("html", F_ACRONYM_STOP), ("hungry", F_COMMON), ("husband", F_COMMON),
+    ("i", F_MID_DROP | F_STARTER), ("ibn", F_CONNECTOR), ("id", F_ACRONYM_STOP | F_ID_CUE),
+    ("idea", F_COMMON), ("ideas", F_COMMON), ("idk", F_ACRONYM_STOP), ("ids", F_ACRONYM_STOP),
+    ("if", F_MID_DROP | F_STARTER), ("ignore", F_STARTER), ("imagine", F_STARTER),
+    ("imho", F_ACRONYM_STOP), ("imo", F_ACRONYM_STOP), ("import", F_STARTER),
+    ("important", F_COMMON), ("in", F_MID_DROP | F_STARTER), ("include", F_STARTER),
+    ("info", F_COMMON), ("information", F_COMMON), ("insert", F_STARTER), ("install", F_STARTER),
+    ("instead", F_STARTER), ("insurance", F_COMMON), ("interest", F_COMMON),
+    ("internet", F_ALWAYS_DROP), ("interview", F_COMMON), ("into", F_STARTER),
+    ("investigate", F_STARTER), ("invite", F_STARTER), ("invoice", F_COMMON | F_ID_CUE),
+    ("invoices", F_COMMON), ("irl", F_ACRONYM_STOP), ("is", F_MID_DROP | F_STARTER),
+    ("isnt", F_STARTER), ("issue", F_COMMON), ("issues", F_COMMON),
+    ("it", F_MID_DROP | F_OBJECT | F_STARTER), ("item", F_COMMON | F_ID_CUE),
+    ("items", F_COMMON | F_UNIT), ("its", F_MID_DROP | F_OBJECT | F_STARTER), ("jan", F_TIME),
+    ("january", F_TIME), ("job", F_COMMON), ("jot", F_STARTER), ("jpy", F_ACRONYM_STOP),
+    ("jr", F_ABBREV_JOIN), ("json", F_ACRONYM_STOP), ("jul", F_TIME), ("july", F_TIME),
+    ("jun", F_TIME), ("june", F_TIME), ("just", F_STARTER), ("k", F_UNIT), ("keep", F_STARTER),
+    ("kg", F_UNIT), ("kid", F_COMMON), ("kids", F_COMMON), ("kind", F_STARTER),
+    ("kindly", F_STARTER), ("kitchen", F_COMMON), ("km", F_UNIT), ("know", F_STARTER),
+    ("kpi", F_ACRONYM_STOP), ("kpis", F_ACRONYM_STOP), ("l", F_UNIT), ("la", F_CONNECTOR),
+    ("label", F_STARTER), ("landlord", F_COMMON), ("laptop", F_COMMON), ("last", F_STARTER),
+    ("late", F_COMMON), ("lately", F_STARTER), ("later", F_STARTER),
+    ("latest", F_COMMON | F_STARTER), ("launch", F_COMMON), ("laundry", F_COMMON),
+    ("lawyer", F_COMMON), ("lb", F_UNIT), ("lbs", F_UNIT), ("le", F_CONNECTOR), ("lead", F_COMMON),
+    ("lease", F_COMMON), ("less", F_UNIT), ("lesson", F_COMMON), ("let", F_STARTER),
+    ("lets", F_STARTER), ("licence", F_COMMON), ("license", F_COMMON), ("like", F_STARTER),
+    ("link", F_COMMON | F_STARTER), ("list", F_COMMON | F_STARTER), ("listen", F_STARTER),
+    ("lists", F_COMMON), ("liters", F_UNIT), ("litres", F_UNIT), ("llm", F_ACRONYM_STOP),
+    ("lmao", F_ACRONYM_STOP), ("load", F_STARTER), ("loan", F_COMMON), ("lock", F_STARTER),
+    ("log", F_STARTER), ("login", F_COMMON), ("lol", F_ACRONYM_STOP), ("long", F_COMMON),
+    ("look", F_STARTER), ("lookup", F_STARTER), ("lovely", F_STARTER), ("lt", F_HONORIFIC),
+    ("lunch", F_COMMON), ("m", F_UNIT), ("m&a", F_ACRONYM_STOP), ("main", F_COMMON),
+    ("make", F_STARTER), ("manager", F_COMMON), ("many", F_STARTER), ("mar", F_TIME),
+    ("march", F_TIME), ("mark", F_STARTER), ("match", F_COMMON), ("may", F_TIME),
+    ("maybe", F_STARTER), ("mb", F_UNIT), ("me", F_MID_DROP | F_OBJECT | F_STARTER),
+    ("meanwhile", F_STARTER), ("mechanic", F_COMMON), ("medication", F_COMMON),
+    ("medicine", F_COMMON), ("meet", F_STARTER), ("meeting", F_COMMON), ("meetings", F_COMMON),
+    ("member", F_ID_CUE), ("memo", F_COMMON), ("merge", F_STARTER), ("message", F_COMMON),
+    ("messages", F_COMMON | F_UNIT), ("metrics", F_COMMON), ("mi", F_UNIT), ("midnight", F_TIME),
+    ("might", F_STARTER), ("miles", F_UNIT), ("min", F_UNIT), ("mine", F_STARTER), ("mins", F_UNIT),
+    ("minute", F_UNIT), ("minutes", F_UNIT), ("miss", F_HONORIFIC), ("ml", F_ACRONYM_STOP | F_UNIT),
+    ("mlle", F_HONORIFIC), ("mme", F_HONORIFIC), ("modify", F_STARTER),
+    ("mom", F_ALWAYS_DROP | F_COMMON), ("mommy", F_ALWAYS_DROP | F_COMMON), ("mon", F_TIME),
+    ("monday", F_TIME), ("money", F_COMMON), ("month", F_COMMON | F_UNIT), ("monthly", F_COMMON),
+    ("months", F_UNIT), ("more", F_STARTER | F_UNIT), ("moreover", F_STARTER),
+    ("morning", F_STARTER), ("mortgage", F_COMMON), ("most", F_STARTER), ("mother", F_COMMON),
+    ("move", F_STARTER), ("movie", F_COMMON), ("movies", F_COMMON), ("mr", F_HONORIFIC),
+    ("mrs", F_HONORIFIC), ("ms", F_HONORIFIC), ("mst", F_ACRONYM_STOP), ("mt", F_ABBREV_JOIN),
+    ("much", F_STARTER), ("mum", F_ALWAYS_DROP | F_COMMON), ("music", F_COMMON),
+    ("must", F_STARTER), ("mvp", F_ACRONYM_STOP), ("mx", F_HONORIFIC),
+    ("my", F_MID_DROP | F_OBJECT | F_STARTER), ("nb", F_ACRONYM_STOP), ("need", F_STARTER),
+    ("neighbor", F_COMMON), ("neighbour", F_COMMON), ("nephew", F_COMMON), ("never", F_STARTER),
+    ("new", F_COMMON), ("news", F_COMMON), ("next", F_STARTER), ("nice", F_STARTER),
+    ("niece", F_COMMON), ("night", F_STARTER), ("nights", F_UNIT),
+    ("no", F_ACRONYM_STOP | F_ID_CUE | F_MID_DROP | F_STARTER), ("nobody", F_STARTER),
+    ("none", F_STARTER), ("noon", F_TIME), ("nope", F_STARTER), ("nor", F_STARTER),
+    ("not", F_STARTER), ("note", F_STARTER), ("notes", F_COMMON), ("nothing", F_STARTER),
+    ("notify", F_STARTER), ("nov", F_TIME), ("november", F_TIME), ("now", F_STARTER),
+    ("np", F_ACRONYM_STOP), ("num", F_ID_CUE), ("number", F_ID_CUE), ("numbers", F_COMMON),
+    ("nurse", F_COMMON), ("oct", F_TIME), ("october", F_TIME),
+    ("of", F_CONNECTOR | F_MID_DROP | F_STARTER), ("off", F_OBJECT | F_STARTER),
+    ("office", F_COMMON), ("oh", F_STARTER), ("ok", F_ACRONYM_STOP | F_MID_DROP | F_STARTER),
+    ("okay", F_ACRONYM_STOP | F_MID_DROP | F_STARTER), ("okr", F_ACRONYM_STOP),
+    ("okrs", F_ACRONYM_STOP), ("old", F_COMMON), ("omg", F_ACRONYM_STOP),
+    ("on", F_MID_DROP | F_STARTER), ("onboarding", F_COMMON), ("once", F_STARTER),
+    ("one", F_STARTER), ("only", F_STARTER), ("ooo", F_ACRONYM_STOP), ("open", F_STARTER),
+    ("or", F_MID_DROP | F_STARTER), ("order", F_ID_CUE | F_STARTER), ("organise", F_STARTER),
+    ("organize", F_STARTER), ("os", F_ACRONYM_STOP), ("other", F_STARTER), ("otherwise", F_STARTER),
+    ("our", F_MID_DROP | F_OBJECT | F_STARTER), ("ours", F_STARTER), ("out", F_OBJECT | F_STARTER),
+    ("outline", F_STARTER), ("over", F_STARTER), ("overdue", F_COMMON), ("own", F_STARTER),
+    ("p&l", F_ACRONYM_STOP), ("package", F_COMMON | F_ID_CUE), ("page", F_COMMON),
+    ("pages", F_UNIT), ("paper", F_COMMON), ("parcel", F_COMMON | F_ID_CUE), ("parents", F_COMMON),
+    ("parking", F_COMMON), ("partner", F_COMMON), ("party", F_COMMON), ("passport", F_COMMON),
+    ("password", F_COMMON), ("paste", F_STARTER), ("patient", F_ID_CUE), ("pause", F_STARTER),
+    ("pay", F_STARTER), ("paycheck", F_COMMON), ("payment", F_COMMON), ("payments", F_COMMON),
+    ("pc", F_ACRONYM_STOP), ("pct", F_UNIT), ("pdf", F_ACRONYM_STOP), ("pdfs", F_ACRONYM_STOP),
+    ("pdt", F_ACRONYM_STOP), ("pending", F_COMMON), ("people", F_COMMON | F_UNIT),
+    ("per", F_STARTER), ("percent", F_UNIT), ("perfect", F_STARTER), ("perhaps", F_STARTER),
+    ("personal", F_COMMON), ("persons", F_UNIT), ("pet", F_COMMON), ("pharmacy", F_COMMON),
+    ("phone", F_COMMON), ("photo", F_COMMON), ("photos", F_COMMON), ("pick", F_STARTER),
+    ("picture", F_COMMON), ("pictures", F_COMMON), ("pieces", F_UNIT), ("pills", F_COMMON),
+    ("pin", F_ACRONYM_STOP | F_STARTER), ("ping", F_STARTER), ("pizza", F_COMMON),
+    ("place", F_STARTER), ("plan", F_STARTER), ("plans", F_COMMON), ("plants", F_COMMON),
+    ("play", F_STARTER), ("please", F_MID_DROP | F_STARTER), ("pls", F_ACRONYM_STOP | F_STARTER),
+    ("plumber", F_COMMON), ("plus", F_STARTER), ("plz", F_ACRONYM_STOP),
+    ("pm", F_ACRONYM_STOP | F_UNIT), ("pnr", F_ID_CUE), ("po", F_ID_CUE), ("poc", F_ACRONYM_STOP),
+    ("podcast", F_COMMON), ("points", F_UNIT), ("policy", F_COMMON | F_ID_CUE),
+    ("postpone", F_STARTER), ("pound", F_UNIT), ("pounds", F_UNIT), ("pps", F_ACRONYM_STOP),
+    ("pr", F_ACRONYM_STOP), ("prepare", F_STARTER), ("prescription", F_COMMON),
+    ("present", F_COMMON), ("presentation", F_COMMON), ("previous", F_COMMON | F_STARTER),
+    ("price", F_COMMON), ("pricing", F_COMMON), ("print", F_STARTER), ("prioritise", F_STARTER),
+    ("prioritize", F_STARTER), ("priority", F_COMMON), ("private", F_COMMON),
+    ("probably", F_STARTER), ("problem", F_COMMON), ("product", F_COMMON), ("prof", F_HONORIFIC),
+    ("professor", F_HONORIFIC), ("profile", F_COMMON), ("profit", F_COMMON), ("progress", F_COMMON),
+    ("project", F_COMMON), ("projects", F_COMMON), ("proofread", F_STARTER), ("proposal", F_COMMON),
+    ("propose", F_STARTER), ("ps", F_ACRONYM_STOP), ("pst", F_ACRONYM_STOP),
+    ("pto", F_ACRONYM_STOP), ("pts", F_UNIT), ("pull", F_STARTER), ("purchase", F_COMMON),
+    ("push", F_STARTER), ("put", F_STARTER), ("q&a", F_ACRONYM_STOP), ("qa", F_ACRONYM_STOP),
+    ("question", F_COMMON), ("questions", F_COMMON), ("quick", F_COMMON | F_STARTER),
+    ("quickly", F_STARTER), ("quid", F_UNIT), ("quite", F_STARTER), ("r&d", F_ACRONYM_STOP),
+    ("rain", F_COMMON), ("ram", F_ACRONYM_STOP), ("random", F_COMMON), ("rate", F_COMMON),
+    ("rates", F_COMMON), ("rather", F_STARTER), ("re", F_ACRONYM_STOP | F_STARTER),
+    ("reach", F_STARTER), ("read", F_STARTER), ("ready", F_COMMON), ("really", F_STARTER),
+    ("recall", F_STARTER), ("recap", F_COMMON | F_STARTER), ("receipt", F_COMMON | F_ID_CUE),
+    ("recent", F_COMMON), ("recently", F_STARTER), ("recipe", F_COMMON), ("recommend", F_STARTER),
+    ("record", F_ID_CUE | F_STARTER), ("redo", F_STARTER), ("ref", F_ID_CUE),
+    ("reference", F_COMMON | F_ID_CUE), ("refresh", F_STARTER), ("refund", F_COMMON | F_STARTER),
+    ("regarding", F_STARTER), ("register", F_STARTER), ("reject", F_STARTER), ("release", F_COMMON),
+    ("remember", F_STARTER), ("remind", F_STARTER), ("reminder", F_COMMON), ("reminders", F_COMMON),
+    ("remove", F_STARTER), ("rename", F_STARTER), ("renew", F_STARTER), ("renewal", F_COMMON),
+    ("rent", F_COMMON), ("rep", F_HONORIFIC), ("repair", F_STARTER), ("repairs", F_COMMON),
+    ("replace", F_STARTER), ("reply", F_STARTER), ("report", F_COMMON), ("reports", F_COMMON),
+    ("request", F_COMMON), ("reschedule", F_STARTER), ("research", F_STARTER),
+    ("reservation", F_COMMON | F_ID_CUE), ("reset", F_STARTER), ("respond", F_STARTER),
+    ("response", F_COMMON), ("restaurant", F_COMMON), ("restore", F_STARTER), ("results", F_COMMON),
+    ("resume", F_STARTER), ("retrieve", F_STARTER), ("return", F_COMMON | F_STARTER),
+    ("rev", F_HONORIFIC), ("revenue", F_COMMON), ("review", F_STARTER), ("rewrite", F_STARTER),
+    ("right", F_STARTER), ("roi", F_ACRONYM_STOP), ("room", F_COMMON), ("roommate", F_COMMON),
+    ("rooms", F_UNIT), ("rsvp", F_ACRONYM_STOP), ("run", F_STARTER), ("saas", F_ACRONYM_STOP),
+    ("salary", F_COMMON), ("sale", F_COMMON), ("sales", F_COMMON), ("same", F_COMMON),
+    ("sat", F_TIME), ("saturday", F_TIME), ("save", F_STARTER), ("say", F_STARTER),
+    ("scan", F_STARTER), ("schedule", F_COMMON | F_STARTER), ("school", F_COMMON),
+    ("screenshot", F_COMMON), ("sdk", F_ACRONYM_STOP), ("search", F_STARTER),
+    ("seats", F_COMMON | F_UNIT), ("second", F_COMMON), ("seconds", F_UNIT), ("secs", F_UNIT),
+    ("see", F_STARTER), ("select", F_STARTER), ("sen", F_HONORIFIC), ("send", F_STARTER),
+    ("sep", F_TIME), ("sept", F_TIME), ("september", F_TIME), ("serial", F_ID_CUE),
+    ("server", F_COMMON), ("set", F_STARTER), ("settings", F_COMMON), ("setup", F_STARTER),
+    ("several", F_STARTER), ("sgt", F_HONORIFIC), ("shall", F_STARTER), ("share", F_STARTER),
+    ("she", F_MID_DROP | F_STARTER), ("sheet", F_COMMON), ("shift", F_STARTER), ("ship", F_STARTER),
+    ("shipment", F_COMMON | F_ID_CUE), ("shopping", F_COMMON), ("short", F_COMMON),
+    ("shorten", F_STARTER), ("should", F_STARTER), ("shouldnt", F_STARTER),
+    ("show", F_COMMON | F_STARTER), ("shows", F_COMMON), ("sick", F_COMMON), ("sign", F_STARTER),
+    ("similarly", F_STARTER), ("since", F_STARTER), ("sir", F_HONORIFIC), ("sister", F_COMMON),
+    ("site", F_COMMON), ("skip", F_STARTER), ("sku", F_ID_CUE), ("sla", F_ACRONYM_STOP),
+    ("slides", F_COMMON), ("small", F_COMMON), ("sms", F_ACRONYM_STOP), ("snow", F_COMMON),
+    ("so", F_MID_DROP | F_STARTER), ("some", F_OBJECT | F_STARTER), ("somebody", F_STARTER),
+    ("someone", F_COMMON | F_STARTER), ("something", F_STARTER), ("sometimes", F_STARTER),
+    ("son", F_COMMON), ("song", F_COMMON), ("songs", F_COMMON), ("soon", F_STARTER),
+    ("sorry", F_STARTER), ("sort", F_STARTER), ("spreadsheet", F_COMMON), ("sr", F_ABBREV_JOIN),
+    ("ssd", F_ACRONYM_STOP), ("ssn", F_ACRONYM_STOP), ("st", F_ABBREV_JOIN), ("star", F_STARTER),
+    ("start", F_STARTER), ("statement", F_COMMON), ("stats", F_COMMON), ("status", F_COMMON),
+    ("still", F_STARTER), ("stop", F_STARTER), ("store", F_STARTER), ("stuff", F_COMMON),
+    ("submit", F_STARTER), ("subscribe", F_STARTER), ("subscription", F_COMMON),
+    ("such", F_STARTER), ("suggest", F_STARTER), ("sum", F_STARTER), ("summarise", F_STARTER),
+    ("summarize", F_STARTER), ("summary", F_COMMON), ("sunday", F_TIME), ("sup", F_STARTER),
+    ("super", F_STARTER), ("supplier", F_COMMON), ("suppose", F_STARTER), ("sure", F_STARTER),
+    ("surgery", F_COMMON), ("svp", F_ACRONYM_STOP), ("switch", F_STARTER), ("sync", F_STARTER),
+    ("table", F_COMMON), ("tag", F_STARTER), ("take", F_STARTER), ("task", F_COMMON),
+    ("tasks", F_COMMON), ("tax", F_COMMON), ("taxes", F_COMMON), ("taxi", F_COMMON), ("tb", F_UNIT),
+    ("tba", F_ACRONYM_STOP), ("tbd", F_ACRONYM_STOP), ("tbh", F_ACRONYM_STOP),
+    ("teacher", F_COMMON), ("team", F_COMMON), ("tell", F_STARTER), ("tenant", F_COMMON),
+    ("test", F_COMMON), ("tests", F_COMMON), ("text", F_STARTER), ("texts", F_COMMON),
+    ("than", F_STARTER), ("thank", F_MID_DROP | F_STARTER), ("thanks", F_MID_DROP | F_STARTER),
+    ("thanksgiving", F_TIME), ("thanx", F_STARTER), ("that", F_MID_DROP | F_OBJECT | F_STARTER),
+    ("thats", F_STARTER), ("the", F_CONNECTOR | F_OBJECT | F_STARTER),
+    ("their", F_MID_DROP | F_OBJECT | F_STARTER), ("theirs", F_STARTER),
+    ("them", F_MID_DROP | F_OBJECT | F_STARTER), ("then", F_MID_DROP | F_STARTER),
+    ("therapist", F_COMMON), ("there", F_STARTER), ("therefore", F_STARTER),
+    ("these", F_OBJECT | F_STARTER), ("thesis", F_COMMON), ("they", F_MID_DROP | F_STARTER),
+    ("thing", F_COMMON), ("things", F_COMMON), ("think", F_STARTER),
+    ("this", F_MID_DROP | F_OBJECT | F_STARTER), ("those", F_OBJECT | F_STARTER),
+    ("though", F_STARTER), ("through", F_STARTER), ("thu", F_TIME), ("thur", F_TIME),
+    ("thurs", F_TIME), ("thursday", F_TIME), ("thus", F_STARTER),
+    ("thx", F_ACRONYM_STOP | F_STARTER), ("ticket", F_COMMON | F_ID_CUE),
+    ("tickets", F_COMMON | F_UNIT), ("tidy", F_STARTER), ("times", F_UNIT), ("tired", F_COMMON),
+    ("tl", F_ACRONYM_STOP), ("tldr", F_ACRONYM_STOP), ("to", F_MID_DROP | F_STARTER),
+    ("today", F_TIME), ("todo", F_ACRONYM_STOP | F_COMMON), ("tomorrow", F_TIME),
+    ("tonight", F_TIME), ("too", F_STARTER), ("total", F_COMMON | F_STARTER),
+    ("totally", F_STARTER), ("track", F_STARTER), ("tracking", F_ID_CUE), ("traffic", F_COMMON),
+    ("train", F_COMMON), ("training", F_COMMON), ("transaction", F_COMMON | F_ID_CUE),
+    ("transfer", F_COMMON | F_STARTER), ("translate", F_STARTER), ("travel", F_COMMON),
+    ("trip", F_COMMON), ("try", F_STARTER), ("tue", F_TIME), ("tues", F_TIME), ("tuesday", F_TIME),
+    ("turn", F_STARTER), ("tv", F_ACRONYM_STOP), ("ty", F_ACRONYM_STOP | F_STARTER),
+    ("ugh", F_STARTER), ("ui", F_ACRONYM_STOP), ("um", F_STARTER), ("umm", F_STARTER),
+    ("uncle", F_COMMON), ("under", F_STARTER), ("undo", F_STARTER), ("unfortunately", F_STARTER),
+    ("uninstall", F_STARTER), ("units", F_UNIT), ("unless", F_STARTER), ("unlink", F_STARTER),
+    ("unlock", F_STARTER), ("unpin", F_STARTER), ("unsubscribe", F_STARTER), ("until", F_STARTER),
+    ("up", F_OBJECT | F_STARTER), ("upcoming", F_COMMON), ("update", F_COMMON | F_STARTER),
+    ("updates", F_COMMON), ("upgrade", F_STARTER), ("upload", F_STARTER), ("urgent", F_COMMON),
+    ("url", F_ACRONYM_STOP), ("urls", F_ACRONYM_STOP), ("us", F_MID_DROP | F_OBJECT | F_STARTER),
+    ("usb", F_ACRONYM_STOP), ("usd", F_ACRONYM_STOP | F_UNIT), ("use", F_STARTER),
+    ("usually", F_STARTER), ("utc", F_ACRONYM_STOP), ("utilities", F_COMMON),
+    ("ux", F_ACRONYM_STOP), ("vacation", F_COMMON), ("validate", F_STARTER), ("van", F_CONNECTOR),
+    ("vendor", F_COMMON), ("verify", F_STARTER), ("very", F_STARTER), ("vet", F_COMMON),
+    ("via", F_STARTER), ("video", F_COMMON), ("videos", F_COMMON), ("visa", F_COMMON),
+    ("visit", F_COMMON | F_STARTER), ("vitamins", F_COMMON), ("von", F_CONNECTOR),
+    ("voucher", F_COMMON), ("vp", F_ACRONYM_STOP), ("vpn", F_ACRONYM_STOP), ("wait", F_STARTER),
+    ("want", F_STARTER), ("warn", F_STARTER), ("was", F_MID_DROP | F_STARTER), ("wash", F_STARTER),
+    ("wasnt", F_STARTER), ("watch", F_STARTER), ("water", F_COMMON), ("we", F_MID_DROP | F_STARTER),
+    ("weather", F_COMMON), ("website", F_COMMON), ("wed", F_TIME), ("wedding", F_COMMON),
+    ("wednesday", F_TIME), ("week", F_COMMON | F_UNIT), ("weekend", F_COMMON), ("weekly", F_COMMON),
+    ("weeks", F_UNIT), ("welcome", F_STARTER), ("well", F_STARTER), ("were", F_STARTER),
+    ("werent", F_STARTER), ("wfh", F_ACRONYM_STOP), ("what", F_MID_DROP | F_STARTER),
+    ("whatever", F_STARTER), ("when", F_MID_DROP | F_STARTER), ("whenever", F_STARTER),
+    ("where", F_MID_DROP | F_STARTER), ("whereas", F_STARTER), ("wherever", F_STARTER),
+    ("whether", F_STARTER), ("which", F_STARTER), ("while", F_STARTER),
+    ("who", F_MID_DROP | F_STARTER), ("whoever", F_STARTER), ("whom", F_STARTER),
+    ("whose", F_STARTER), ("why", F_MID_DROP | F_STARTER), ("wi-fi", F_ALWAYS_DROP),
+    ("wife", F_COMMON), ("wifi", F_ACRONYM_STOP), ("will", F_STARTER), ("wine", F_COMMON),
+    ("wire", F_STARTER), ("with", F_STARTER), ("withdraw", F_STARTER), ("withdrawal", F_COMMON),
+    ("within", F_STARTER), ("without", F_STARTER), ("wonder", F_STARTER), ("wont", F_STARTER),
+    ("work", F_COMMON | F_STARTER), ("workout", F_COMMON), ("workshop", F_COMMON),
+    ("would", F_STARTER), ("wouldnt", F_STARTER), ("wow", F_STARTER), ("write", F_STARTER),
+    ("wtf", F_ACRONYM_STOP), ("x", F_UNIT), ("xmas", F_TIME), ("xml", F_ACRONYM_STOP),
+    ("y", F_CONNECTOR), ("yard", F_COMMON), ("yeah", F_STARTER), ("year", F_COMMON | F_UNIT),
+    ("yearly", F_COMMON), ("years", F_UNIT), ("yep", F_STARTER),
+    ("yes", F_ACRONYM_STOP | F_MID_DROP | F_STARTER), ("yesterday", F_TIME), ("yet", F_STARTER),
+    ("yo", F_STARTER), ("yoga", F_COMMON), ("you", F_MID_DROP | F_STARTER),
+    ("your", F_MID_DROP | F_OBJECT | F_STARTER), ("yours", F_STARTER), ("yrs", F_UNIT),
+    ("yup", F_STARTER),
 ];
 
 #[rustfmt::skip]
-const COMMON: &[&str] = &[
-    "account", "accountant", "accounts", "address", "agenda", "airport", "alarm", "album",
-    "allergy", "anniversary", "annual", "answer", "apartment", "app", "appointment", "article",
-    "assignment", "assistant", "aunt", "baby", "backup", "balance", "bank", "bday", "beer", "big",
-    "bike", "bill", "bills", "birthday", "blog", "board", "bonus", "book", "booking", "bookings",
-    "books", "boss", "boyfriend", "breakfast", "brother", "brunch", "budget", "bug", "bugs",
-    "build", "bus", "business", "busy", "cake", "calendar", "call", "calls", "candidate", "car",
-    "card", "cart", "cat", "chat", "checkout", "checkup", "child", "children", "chores", "city",
-    "claim", "class", "cleaning", "client", "clients", "coach", "code", "codes", "coffee",
-    "colleague", "college", "commute", "company", "concert", "conference", "confirmation",
-    "contact", "contacts", "contract", "contractor", "cost", "costs", "country", "coupon", "course",
-    "cousin", "current", "customer", "customers", "dad", "daddy", "daily", "data", "database",
-    "daughter", "day", "deadline", "deal", "deck", "delivery", "dentist", "deploy", "deployment",
-    "deposit", "dessert", "different", "dinner", "discount", "doc", "docs", "doctor", "document",
-    "documents", "dog", "draft", "drinks", "early", "electrician", "electricity", "emails",
-    "episode", "errands", "error", "errors", "essay", "event", "events", "everyone", "exam",
-    "expense", "expenses", "family", "father", "feature", "features", "fee", "feedback", "fees",
-    "festival", "fiance", "file", "files", "final", "finished", "fix", "flight", "flights",
-    "folder", "folks", "food", "free", "friend", "friends", "fuel", "full", "funeral", "game",
-    "games", "garage", "garden", "gas", "general", "gift", "gifts", "girlfriend", "goal", "goals",
-    "grades", "groceries", "grocery", "group", "guys", "gym", "haircut", "health", "hire", "hiring",
-    "holiday", "home", "homework", "hotel", "house", "hungry", "husband", "idea", "ideas",
-    "important", "info", "information", "insurance", "interest", "interview", "invoice", "invoices",
-    "issue", "issues", "item", "items", "job", "kid", "kids", "kitchen", "landlord", "laptop",
-    "late", "latest", "launch", "laundry", "lawyer", "lead", "lease", "lesson", "licence",
-    "license", "link", "list", "lists", "loan", "login", "long", "lunch", "main", "manager",
-    "match", "mechanic", "medication", "medicine", "meeting", "meetings", "memo", "message",
-    "messages", "metrics", "mom", "mommy", "money", "month", "monthly", "mortgage", "mother",
-    "movie", "movies", "mum", "music", "neighbor", "neighbour", "nephew", "new", "news", "niece",
-    "notes", "numbers", "nurse", "office", "old", "onboarding", "overdue", "package", "page",
-    "paper", "parcel", "parents", "parking", "partner", "party", "passport", "password", "paycheck",
-    "payment", "payments", "pending", "people", "personal", "pet", "pharmacy", "phone", "photo",
-    "photos", "picture", "pictures", "pills", "pizza", "plans", "plants", "plumber", "podcast",
-    "policy", "prescription", "present", "presentation", "previous", "price", "pricing", "priority",
-    "private", "problem", "product", "profile", "profit", "progress", "project", "projects",
-    "proposal", "purchase", "question", "questions", "quick", "rain", "random", "rate", "rates",
-    "ready", "recap", "receipt", "recent", "recipe", "reference", "refund", "release", "reminder",
-    "reminders", "renewal", "rent", "repairs", "report", "reports", "request", "reservation",
-    "response", "restaurant", "results", "return", "revenue", "room", "roommate", "salary", "sale",
-    "sales", "same", "schedule", "school", "screenshot", "seats", "second", "server", "settings",
-    "sheet", "shipment", "shopping", "short", "show", "shows", "sick", "sister", "site", "slides",
-    "small", "snow", "someone", "son", "song", "songs", "spreadsheet", "statement", "stats",
-    "status", "stuff", "subscription", "summary", "supplier", "surgery", "table", "task", "tasks",
-    "tax", "taxes", "taxi", "teacher", "team", "tenant", "test", "tests", "texts", "therapist",
-    "thesis", "thing", "things", "ticket", "tickets", "tired", "todo", "total", "traffic", "train",
-    "training", "transaction", "transfer", "travel", "trip", "uncle", "upcoming", "update",
-    "updates", "urgent", "utilities", "vacation", "vendor", "vet", "video", "videos", "visa",
-    "visit", "vitamins", "voucher", "water", "weather", "website", "wedding", "week", "weekend",
-    "weekly", "wife", "wine", "withdrawal", "work", "workout", "workshop", "yard", "year", "yearly",
-    "yoga",
-];
-
-#[rustfmt::skip]
-const MID_DROP: &[&str] = &[
-    "a", "also", "an", "and", "are", "at", "but", "dear", "for", "he", "hello", "hey", "hi", "him",
-    "how", "i", "if", "in", "is", "it", "its", "me", "my", "no", "of", "ok", "okay", "on", "or",
-    "our", "please", "she", "so", "thank", "thanks", "that", "their", "them", "then", "they",
-    "this", "to", "us", "was", "we", "what", "when", "where", "who", "why", "yes", "you", "your",
-];
-
-#[rustfmt::skip]
-const ALWAYS_DROP: &[&str] = &[
-    "dad", "daddy", "e-mail", "grandma", "grandpa", "internet", "mom", "mommy", "mum", "wi-fi",
-];
-
-#[rustfmt::skip]
-const TIME_WORDS: &[&str] = &[
-    "apr", "april", "aug", "august", "christmas", "dec", "december", "easter", "feb", "february",
-    "fri", "friday", "halloween", "jan", "january", "jul", "july", "jun", "june", "mar", "march",
-    "may", "midnight", "mon", "monday", "noon", "nov", "november", "oct", "october", "sat",
-    "saturday", "sep", "sept", "september", "sunday", "thanksgiving", "thu", "thur", "thurs",
-    "thursday", "today", "tomorrow", "tonight", "tue", "tues", "tuesday", "wed", "wednesday",
-    "xmas", "yesterday",
-];
-
-#[rustfmt::skip]
-const ACRONYM_STOP: &[&str] = &[
-    "ai", "aka", "am", "api", "apis", "asap", "atm", "aud", "b&b", "bcc", "bst", "btw", "cad", "cc",
-    "ceo", "cest", "cet", "cfo", "chf", "cmo", "coo", "cpu", "cst", "csv", "cto", "diy", "dm",
-    "dms", "dob", "edt", "eod", "eom", "eow", "est", "eta", "eur", "evp", "faq", "fw", "fwd", "fyi",
-    "gbp", "gmt", "gps", "gpu", "hey", "hi", "hr", "html", "id", "idk", "ids", "imho", "imo", "irl",
-    "jpy", "json", "kpi", "kpis", "llm", "lmao", "lol", "m&a", "ml", "mst", "mvp", "nb", "no", "np",
-    "ok", "okay", "okr", "okrs", "omg", "ooo", "os", "p&l", "pc", "pdf", "pdfs", "pdt", "pin",
-    "pls", "plz", "pm", "poc", "pps", "pr", "ps", "pst", "pto", "q&a", "qa", "r&d", "ram", "re",
-    "roi", "rsvp", "saas", "sdk", "sla", "sms", "ssd", "ssn", "svp", "tba", "tbd", "tbh", "thx",
-    "tl", "tldr", "todo", "tv", "ty", "ui", "url", "urls", "usb", "usd", "utc", "ux", "vp", "vpn",
-    "wfh", "wifi", "wtf", "xml", "yes",
-];
-
-#[rustfmt::skip]
-const HONORIFICS: &[&str] = &[
-    "capt", "col", "dame", "dr", "fr", "frau", "gen", "gov", "herr", "hon", "lt", "miss", "mlle",
-    "mme", "mr", "mrs", "ms", "mx", "prof", "professor", "rep", "rev", "sen", "sgt", "sir",
-];
-
-#[rustfmt::skip]
-const ABBREV_JOIN: &[&str] = &[
-    "ft", "jr", "mt", "sr", "st",
-];
-
-#[rustfmt::skip]
-const CONNECTORS: &[&str] = &[
-    "bin", "da", "das", "de", "del", "della", "den", "der", "des", "di", "dos", "du", "ibn", "la",
-    "le", "of", "the", "van", "von", "y",
-];
-
-#[rustfmt::skip]
-const ID_CUES: &[&str] = &[
-    "account", "acct", "booking", "case", "claim", "confirmation", "customer", "employee", "id",
-    "invoice", "item", "member", "no", "num", "number", "order", "package", "parcel", "patient",
-    "pnr", "po", "policy", "receipt", "record", "ref", "reference", "reservation", "serial",
-    "shipment", "sku", "ticket", "tracking", "transaction",
-];
-
-#[rustfmt::skip]
-const OBJECT_WORDS: &[&str] = &[
-    "a", "all", "an", "back", "both", "each", "every", "her", "him", "his", "it", "its", "me", "my",
-    "off", "our", "out", "some", "that", "the", "their", "them", "these", "this", "those", "up",
-    "us", "your",
-];
-
-#[rustfmt::skip]
-const UNITS: &[&str] = &[
-    "ago", "am", "bucks", "calls", "day", "days", "dollar", "dollars", "emails", "eur", "euro",
-    "euros", "g", "gb", "gbp", "grams", "guests", "hour", "hours", "hr", "hrs", "items", "k", "kg",
-    "km", "l", "lb", "lbs", "less", "liters", "litres", "m", "mb", "messages", "mi", "miles", "min",
-    "mins", "minute", "minutes", "ml", "month", "months", "more", "nights", "pages", "pct",
-    "people", "percent", "persons", "pieces", "pm", "points", "pound", "pounds", "pts", "quid",
-    "rooms", "seats", "seconds", "secs", "tb", "tickets", "times", "units", "usd", "week", "weeks",
-    "x", "year", "years", "yrs",
-];
-
-#[rustfmt::skip]
-const TLDS: &[&str] = &[
+static TLDS: &[&str] = &[
     "ad", "ae", "agency", "ai", "app", "ar", "at", "au", "be", "biz", "blog", "br", "by", "ca",
     "cc", "ch", "cl", "cloud", "cn", "co", "com", "company", "cz", "de", "design", "dev", "digital",
     "dk", "edu", "ee", "eg", "email", "es", "eu", "fi", "fm", "fr", "gg", "global", "gov", "gr",
@@ -1414,7 +1638,7 @@ const TLDS: &[&str] = &[
 ];
 
 #[rustfmt::skip]
-const FILE_EXTS: &[&str] = &[
+static FILE_EXTS: &[&str] = &[
     "7z", "apk", "c", "cfg", "cjs", "conf", "cpp", "cs", "csv", "dmg", "doc", "docx", "eml", "env",
     "epub", "exe", "gif", "go", "gz", "h", "heic", "hpp", "htm", "html", "ics", "ini", "ipa",
     "java", "jpeg", "jpg", "js", "json", "jsx", "key", "lock", "log", "m4a", "md", "mjs", "mov",
@@ -1437,30 +1661,25 @@ mod tests {
 
     #[test]
     fn identifiers_word_lists_are_sorted_and_lowercase() {
-        for list in [
-            STARTERS,
-            COMMON,
-            MID_DROP,
-            ALWAYS_DROP,
-            TIME_WORDS,
-            ACRONYM_STOP,
-            HONORIFICS,
-            ABBREV_JOIN,
-            CONNECTORS,
-            ID_CUES,
-            OBJECT_WORDS,
-            UNITS,
-            TLDS,
-            FILE_EXTS,
-        ] {
+        for pair in LEXICON.windows(2) {
+            assert!(pair[0].0 < pair[1].0, "{:?} >= {:?}", pair[0].0, pair[1].0);
+        }
+        for (w, flags) in LEXICON {
+            assert_eq!(w.to_ascii_lowercase(), *w);
+            assert!(w.len() <= MAX_LOOKUP_BYTES && *flags != 0);
+            assert_eq!(lookup(w), *flags);
+        }
+        for list in [TLDS, FILE_EXTS] {
             for pair in list.windows(2) {
                 assert!(pair[0] < pair[1], "{:?} >= {:?}", pair[0], pair[1]);
             }
-            for w in list {
-                assert_eq!(w.to_ascii_lowercase(), *w);
-                assert!(w.len() <= MAX_LOOKUP_BYTES);
-            }
         }
+        assert_eq!(
+            lookup("The"),
+            F_CONNECTOR | F_MID_DROP | F_OBJECT | F_STARTER
+        );
+        assert_eq!(lookup("Globex"), 0);
+        assert_eq!(lookup("São"), 0);
     }
 
     #[test]

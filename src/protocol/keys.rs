@@ -36,7 +36,10 @@ pub fn turn_key(conversation_id: &str, turn_id: &str, role: Role) -> String {
 
 /// `conversation-{conversation_id}-{turn_id}-{role}-turn`, the upstream SDK's shape.
 pub fn idempotency_key(conversation_id: &str, turn_id: &str, role: Role) -> String {
-    format!("conversation-{conversation_id}-{turn_id}-{}-turn", role.as_str())
+    format!(
+        "conversation-{conversation_id}-{turn_id}-{}-turn",
+        role.as_str()
+    )
 }
 
 /// Formats 16 random bytes as an RFC 4122 version-4 UUID.

@@ -31,7 +31,11 @@ pub fn parse_store_response(
             .and_then(Value::as_str)
             .map(str::to_owned)
     };
-    let entity_id = |e: &Value| e.get("entity_id").and_then(Value::as_str).map(str::to_owned);
+    let entity_id = |e: &Value| {
+        e.get("entity_id")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
     let of_type = |t: &'static str| {
         entities
             .iter()
@@ -55,11 +59,12 @@ pub fn parse_store_response(
 
     let conversation_entity_id = pick("conversation", "conversation_id", conversation_id)
         .ok_or_else(|| invalid("/store answer has no conversation entity"))?;
-    let message_entity_id = pick("conversation_message", "turn_key", turn_key).ok_or_else(|| {
-        invalid(format!(
-            "/store answer has no conversation_message with turn_key {turn_key}"
-        ))
-    })?;
+    let message_entity_id =
+        pick("conversation_message", "turn_key", turn_key).ok_or_else(|| {
+            invalid(format!(
+                "/store answer has no conversation_message with turn_key {turn_key}"
+            ))
+        })?;
     let warnings = body
         .get("store_warnings")
         .and_then(Value::as_array)
@@ -68,7 +73,10 @@ pub fn parse_store_response(
     Ok(StoreOutcome {
         conversation_entity_id,
         message_entity_id,
-        replayed: body.get("replayed").and_then(Value::as_bool).unwrap_or(false),
+        replayed: body
+            .get("replayed")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
         warnings,
     })
 }
@@ -222,6 +230,10 @@ mod tests {
         let got = parse_retrieve_response(&body, "c1");
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].id, "ent_x");
-        assert!(parse_retrieve_response(&json!({"entities":[],"total":0,"match_mode":"none"}), "x").is_empty());
+        assert!(parse_retrieve_response(
+            &json!({"entities":[],"total":0,"match_mode":"none"}),
+            "x"
+        )
+        .is_empty());
     }
 }

@@ -368,15 +368,10 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
             check_extra("assistantMessageExtra", extra)?;
         }
         let opened = self.turns.borrow().opened.get(&input.turn_id).cloned();
-        let turn_number = input
-            .turn_number
-            .or(opened.as_ref().map(|t| t.turn_number));
+        let turn_number = input.turn_number.or(opened.as_ref().map(|t| t.turn_number));
         let retrieved = opened.map(|t| t.retrieved).unwrap_or_default();
-        let refers_to = self.assistant_refers_to(
-            &input.assistant_message,
-            &retrieved,
-            &input.refers_to,
-        );
+        let refers_to =
+            self.assistant_refers_to(&input.assistant_message, &retrieved, &input.refers_to);
         let stored = self
             .store_message(
                 Role::Assistant,
@@ -526,7 +521,11 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
     }
 }
 
-fn joined(opened: OpenTurnResult, closed: CloseTurnResult, assistant_message: String) -> TurnResult {
+fn joined(
+    opened: OpenTurnResult,
+    closed: CloseTurnResult,
+    assistant_message: String,
+) -> TurnResult {
     let mut store_warnings = opened.store_warnings;
     store_warnings.extend(closed.store_warnings);
     TurnResult {

@@ -13,7 +13,9 @@ pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 1024 * 1024;
 /// Checks an id used inside turn keys and idempotency keys.
 pub fn check_id(field: &str, value: &str) -> Result<(), Error> {
     if value.trim().is_empty() {
-        return Err(Error::invalid_input(format!("{field} must be a non-empty string")));
+        return Err(Error::invalid_input(format!(
+            "{field} must be a non-empty string"
+        )));
     }
     if value.len() > MAX_ID_BYTES {
         return Err(Error::invalid_input(format!(
@@ -59,7 +61,10 @@ mod tests {
     fn ids_are_checked() {
         assert!(check_id("turnId", "t1").is_ok());
         for bad in ["", "   ", "a\nb"] {
-            assert_eq!(check_id("turnId", bad).unwrap_err().code, ErrorCode::InvalidInput);
+            assert_eq!(
+                check_id("turnId", bad).unwrap_err().code,
+                ErrorCode::InvalidInput
+            );
         }
         assert!(check_id("turnId", &"x".repeat(MAX_ID_BYTES)).is_ok());
         let e = check_id("conversationId", &"x".repeat(MAX_ID_BYTES + 1)).unwrap_err();

@@ -812,7 +812,7 @@ impl EmbeddedStore {
         if let Some(conversation) = part_of_target {
             answer.insert(
                 "conversation_message_count".into(),
-                Value::from(self.conversation_messages(&conversation).len()),
+                Value::from(self.conversation_message_count(&conversation)),
             );
         }
         Value::Object(answer)

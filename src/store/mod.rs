@@ -98,6 +98,9 @@ pub struct EmbeddedStore {
     pub(crate) outbound: HashMap<String, Vec<usize>>,
     /// Entity id -> relationships it is the target of.
     pub(crate) inbound: HashMap<String, Vec<usize>>,
+    /// Conversation entity id -> indexes of the `conversation_message` entities `PART_OF` it
+    /// (in edge creation order), maintained as edges are created.
+    pub(crate) conversation_members: HashMap<String, Vec<usize>>,
     /// `idempotency_key` -> the write it committed.
     pub(crate) idempotency: HashMap<String, IdempotencyRecord>,
     pub(crate) ids: IdGen,

@@ -152,6 +152,22 @@ impl EmbeddedStore {
             .entry(target.to_string())
             .or_default()
             .push(index);
+        if relationship_type == "PART_OF" {
+            let message = self.entity_index.get(source).copied().filter(|i| {
+                self.entities
+                    .get(*i)
+                    .is_some_and(|e| e.entity_type == "conversation_message")
+            });
+            let is_conversation = self
+                .entity(target)
+                .is_some_and(|e| e.entity_type == "conversation");
+            if let (Some(message), true) = (message, is_conversation) {
+                self.conversation_members
+                    .entry(target.to_string())
+                    .or_default()
+                    .push(message);
+            }
+        }
         self.relationships.push(Relationship {
             key,
             relationship_type: relationship_type.to_string(),

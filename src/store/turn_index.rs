@@ -52,22 +52,20 @@ impl EmbeddedStore {
             .and_then(|i| self.entities.get(*i))
     }
 
-    /// Indexes of the `conversation_message` entities `PART_OF` a conversation, in creation order.
-    pub(crate) fn conversation_messages(&self, conversation_id: &str) -> Vec<usize> {
-        let mut messages: Vec<usize> = self
-            .inbound
+    /// Number of `conversation_message` entities `PART_OF` a conversation.
+    pub(crate) fn conversation_message_count(&self, conversation_id: &str) -> usize {
+        self.conversation_members
             .get(conversation_id)
-            .into_iter()
-            .flatten()
-            .filter_map(|r| self.relationships.get(*r))
-            .filter(|edge| edge.relationship_type == "PART_OF")
-            .filter_map(|edge| self.entity_index.get(&edge.source).copied())
-            .filter(|i| {
-                self.entities
-                    .get(*i)
-                    .is_some_and(|e| e.entity_type == "conversation_message")
-            })
-            .collect();
+            .map_or(0, Vec::len)
+    }
+
+    /// Indexes of the `conversation_message` entities `PART_OF` a conversation, in creation order.
+    fn conversation_messages(&self, conversation_id: &str) -> Vec<usize> {
+        let mut messages = self
+            .conversation_members
+            .get(conversation_id)
+            .cloned()
+            .unwrap_or_default();
         messages.sort_unstable();
         messages.dedup();
         messages

@@ -39,9 +39,7 @@ impl JsObjectTransport {
             .and_then(|f| f.dyn_into().ok())
             .ok_or_else(|| Error::invalid_input(format!("transport.{method} is not a function")))?;
         let arg = to_js(body);
-        let returned = f
-            .call1(&self.object, &arg)
-            .map_err(|e| thrown(e, method))?;
+        let returned = f.call1(&self.object, &arg).map_err(|e| thrown(e, method))?;
         let answer = JsFuture::from(Promise::resolve(&returned))
             .await
             .map_err(|e| thrown(e, method))?;

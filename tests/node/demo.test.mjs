@@ -5,13 +5,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { startStaticServer, repoRoot as root, CHROMIUM_ARGS } from '../server/static-server.mjs';
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = process.env.DEMO_SCREENSHOT ?? '/tmp/demo.png';
 
@@ -29,65 +28,18 @@ const skip = !chromium
       ? 'pkg/browser.mjs missing (make pkg)'
       : false;
 
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.map': 'application/json; charset=utf-8',
-  '.ts': 'text/plain; charset=utf-8',
-};
-
-/** www/ at /, pkg/ at /pkg/, GET only, no traversal. */
-function startStatic() {
-  const mounts = [
-    ['/pkg/', join(root, 'pkg')],
-    ['/', join(root, 'www')],
-  ];
-  const served = [];
-  const server = http.createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
-    served.push(path);
-    for (const [prefix, dir] of mounts) {
-      if (!path.startsWith(prefix)) continue;
-      let file = resolve(dir, '.' + sep + path.slice(prefix.length));
-      if (file !== dir && !file.startsWith(dir + sep)) break;
-      try {
-        if (statSync(file).isDirectory()) file = join(file, 'index.html');
-        const body = readFileSync(file);
-        res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-        res.end(body);
-        return;
-      } catch {
-        break;
-      }
-    }
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end('not found');
-  });
-  return new Promise((resolvePromise) =>
-    server.listen(0, '127.0.0.1', () => resolvePromise({ server, served, url: `http://127.0.0.1:${server.address().port}` })),
-  );
-}
-
 let web;
 let browser;
 
 before(async () => {
   if (skip) return;
-  web = await startStatic();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  web = await startStaticServer();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 });
 
 after(async () => {
   await browser?.close();
-  await new Promise((r) => (web ? web.server.close(r) : r()));
+  await web?.close();
 });
 
 test('demo: two messages, replies from retrieval, retrieved/stored panels and turn-index', { skip, timeout: 60_000 }, async () => {
@@ -99,8 +51,11 @@ test('demo: two messages, replies from retrieval, retrieved/stored panels and tu
     if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()} ${res.url()}`);
+  });
   page.on('request', (req) => {
-    if (!req.url().startsWith(web.url + '/')) foreign.push(req.url());
+    if (!req.url().startsWith(web.url + '/') && !req.url().startsWith('data:')) foreign.push(req.url());
   });
 
   await page.goto(web.url + '/', { waitUntil: 'load' });

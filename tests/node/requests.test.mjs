@@ -120,7 +120,7 @@ test('the lookups run in parallel: 8 lookups delayed 400 ms each take about 400 
   const r = await agent.turn('x', () => 'ok');
   const elapsed = performance.now() - t0;
   assert.ok(elapsed >= DELAY, `elapsed ${elapsed} ms`);
-  assert.ok(elapsed < DELAY * 2.5, `8 lookups of ${DELAY} ms took ${elapsed.toFixed(0)} ms: not parallel`);
+  assert.ok(elapsed < DELAY * 4, `8 lookups of ${DELAY} ms took ${elapsed.toFixed(0)} ms: not parallel`);
   const { retrieves } = checkOrdering();
   assert.equal(retrieves.length, 8);
   // all 8 were received before the first of them was answered

@@ -192,16 +192,16 @@ test('CLI: --port --token --allow-origin prints the URL and serves', { timeout: 
   const token = randomToken();
   const child = spawn(process.execPath, [script, '--port', '0', '--token', token, '--allow-origin', ORIGIN], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
+    let timer;
     const url = await new Promise((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d) => {
         out += d;
-        const line = out.split('\n')[0];
-        if (out.includes('\n')) resolve(line.trim());
+        if (out.includes('\n')) resolve(out.split('\n')[0].trim());
       });
       child.on('exit', (code) => reject(new Error(`exited ${code}`)));
-      setTimeout(() => reject(new Error('no URL printed')), 10_000);
-    });
+      timer = setTimeout(() => reject(new Error('no URL printed')), 10_000);
+    }).finally(() => clearTimeout(timer));
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     const r = await call({ url, token }, 'POST', '/retrieve_entity_by_identifier', { identifier: 'x' }, { headers: { origin: ORIGIN } });
     assert.equal(r.status, 200);

@@ -11,7 +11,8 @@
 //
 // API:
 //   const server = await startServer({ port = 0, host = '127.0.0.1', token, allowOrigin,
-//                                      maxBodyBytes = 10 MB, store });
+//                                      maxBodyBytes = 10 MB, store = new EmbeddedStore() });
+//   (no token: a random one is generated, see server.token)
 //   server.url / server.port / server.token / server.store
 //   server.counts()          -> { '/store': 2, ... }   (every request but CORS preflights)
 //   server.resetCounts()     -> clears the counts and the request log
@@ -32,6 +33,8 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import process from 'node:process';
+
+import { EmbeddedStore } from 'neotoma-agent-wasm';
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const SERVER_VERSION = '0.22.0';
@@ -91,18 +94,11 @@ function tokenMatches(header, token) {
   return diff === 0;
 }
 
-async function loadEmbeddedStore() {
-  const mod = await import('neotoma-agent-wasm');
-  if (typeof mod.EmbeddedStore !== 'function') {
-    throw new Error("neotoma-agent-wasm does not export EmbeddedStore (run `make pkg`)");
-  }
-  return new mod.EmbeddedStore();
-}
-
 /**
  * Start the server.
  * @param {{port?: number, host?: string, token?: string, allowOrigin?: string,
  *          maxBodyBytes?: number, store?: {handle(method: string, path: string, body?: any): {status: number, body: any}}}} [options]
+ *   `store` defaults to a new `EmbeddedStore`; pass one to share it (any object with `handle` works).
  */
 export async function startServer({
   port = 0,
@@ -118,7 +114,8 @@ export async function startServer({
   if (token === undefined || token === null) token = randomBytes(18).toString('base64url');
   if (typeof token !== 'string' || token.length === 0) throw new Error('token must be a non-empty string');
   if (!Number.isFinite(maxBodyBytes) || maxBodyBytes <= 0) throw new Error('maxBodyBytes must be a positive number');
-  if (!store) store = await loadEmbeddedStore();
+  // One embedded store per server unless the caller shares one (e.g. with an in-process agent).
+  if (!store) store = new EmbeddedStore();
   if (typeof store.handle !== 'function') throw new Error('store must have a handle(method, path, body) method');
 
   const countsByPath = new Map();
