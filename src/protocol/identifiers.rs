@@ -138,7 +138,18 @@ impl Shape {
         for c in w.chars() {
             let first = s.chars == 0;
             s.chars += 1;
-            if c.is_alphabetic() {
+            if c.is_ascii_lowercase() {
+                s.letters += 1;
+                s.lower += 1;
+            } else if c.is_ascii_uppercase() {
+                s.letters += 1;
+                s.upper += 1;
+                if first {
+                    s.first_upper = true;
+                } else {
+                    s.upper_after_first = true;
+                }
+            } else if c.is_alphabetic() {
                 s.letters += 1;
                 if c.is_uppercase() {
                     s.upper += 1;
@@ -184,7 +195,8 @@ struct Scanner<'a> {
     run_words: usize,
     overflow: bool,
     sentence_start: bool,
-    id_cue: bool,
+    /// The last lowercase word (byte range), looked up only when a number follows it.
+    cue_word: Option<(usize, usize)>,
     memos: [Memo; 6],
 }
 
@@ -207,7 +219,7 @@ impl<'a> Scanner<'a> {
             run_words: 0,
             overflow: false,
             sentence_start: true,
-            id_cue: false,
+            cue_word: None,
             memos: [Memo::default(); 6],
         }
     }
@@ -248,7 +260,7 @@ impl<'a> Scanner<'a> {
                 let content = self.slice(cs, ce);
                 self.push_quote(content);
                 self.sentence_start = false;
-                self.id_cue = false;
+                self.cue_word = None;
                 i = next;
                 continue;
             }
@@ -257,7 +269,7 @@ impl<'a> Scanner<'a> {
                 let url = self.slice(i, end);
                 self.push_out(url);
                 self.sentence_start = false;
-                self.id_cue = false;
+                self.cue_word = None;
                 i = end;
                 continue;
             }
@@ -722,7 +734,7 @@ impl<'a> Scanner<'a> {
                 self.cap_word(w, b);
             }
         } else {
-            self.lower(w);
+            self.lower(w, b);
         }
     }
 
@@ -764,13 +776,14 @@ impl<'a> Scanner<'a> {
             self.other();
             return false;
         }
-        let flags = lookup(w);
         if shape.upper == 0 {
+            let flags = if self.run.is_empty() { 0 } else { lookup(w) };
             if flags & F_CONNECTOR == 0 || !self.try_conn(flags, w == "of") {
-                self.lower_flags(flags);
+                self.lower_flags(flags, b, end);
             }
             return false;
         }
+        let flags = lookup(w);
         if shape.lower == 0 {
             if shape.chars == 1 {
                 if w == "I" {
@@ -805,7 +818,7 @@ impl<'a> Scanner<'a> {
         if flags & F_HONORIFIC != 0 {
             self.flush();
             self.sentence_start = false;
-            self.id_cue = false;
+            self.cue_word = None;
             return true;
         }
         self.word(b, b + w.len(), Kind::Cap, flags);
@@ -825,7 +838,7 @@ impl<'a> Scanner<'a> {
         // "Hi Sarah": a dropped opener keeps the sentence open for the next word.
         self.sentence_start =
             w.sent_init && matches!(kind, Kind::Cap | Kind::Initial) && w.has(F_STARTER);
-        self.id_cue = false;
+        self.cue_word = None;
         self.run_words += 1;
         if self.run_words > MAX_RUN_WORDS || self.run.len() >= MAX_RUN_ELEMENTS {
             self.overflow = true;
@@ -876,24 +889,34 @@ impl<'a> Scanner<'a> {
             // "Windows 11", "iPhone 15 Pro".
             self.run.push(El::Num { end });
             self.sentence_start = false;
-            self.id_cue = false;
+            self.cue_word = None;
             return;
         }
-        let cue = cue || self.id_cue;
+        let cue = cue || self.cue_active();
         self.flush();
         // "order 48213", "Invoice 2041": a number after an id word names a record.
         if cue && ascii && w.len() >= 4 {
             self.push_span(start, end);
         }
         self.sentence_start = false;
-        self.id_cue = false;
+        self.cue_word = None;
     }
 
-    fn lower(&mut self, w: &str) {
-        self.lower_flags(lookup(w));
+    /// Whether the last word was an id word such as "order", "invoice" or "account".
+    fn cue_active(&self) -> bool {
+        self.cue_word
+            .and_then(|(s, e)| self.text.get(s..e))
+            .is_some_and(|w| lookup(w) & F_ID_CUE != 0)
     }
 
-    fn lower_flags(&mut self, flags: u16) {
+    /// A lowercase word. It is only looked up when a run is open: a plain word after other
+    /// plain words, the common case, costs no lookup.
+    fn lower(&mut self, w: &str, b: usize) {
+        let flags = if self.run.is_empty() { 0 } else { lookup(w) };
+        self.lower_flags(flags, b, b + w.len());
+    }
+
+    fn lower_flags(&mut self, flags: u16, start: usize, end: usize) {
         if flags & F_UNIT != 0 && matches!(self.run.last(), Some(El::Num { .. })) {
             // "Sarah 3 times": the number is a count, not part of the name.
             self.run.pop();
@@ -902,7 +925,7 @@ impl<'a> Scanner<'a> {
             self.drop_initial_verb();
         }
         self.flush();
-        self.id_cue = flags & F_ID_CUE != 0;
+        self.cue_word = Some((start, end));
         self.sentence_start = false;
     }
 
@@ -921,13 +944,13 @@ impl<'a> Scanner<'a> {
     fn other(&mut self) {
         self.flush();
         self.sentence_start = false;
-        self.id_cue = false;
+        self.cue_word = None;
     }
 
     /// A function word that leaves a sentence opening open ("I", "OK", "Don't").
     fn filler(&mut self) {
         self.flush();
-        self.id_cue = false;
+        self.cue_word = None;
     }
 
     fn emit_id(&mut self, start: usize, end: usize) {
@@ -935,7 +958,7 @@ impl<'a> Scanner<'a> {
         self.flush();
         self.push_span(start, end);
         self.sentence_start = false;
-        self.id_cue = false;
+        self.cue_word = None;
     }
 
     fn brk_end(&mut self) {
@@ -1075,6 +1098,9 @@ fn is_trail_strip(c: char) -> bool {
 }
 
 fn strip_possessive(w: &str) -> (&str, bool) {
+    if !w.ends_with(['s', 'S']) {
+        return (w, false);
+    }
     for suffix in ["'s", "’s", "'S", "’S"] {
         if let Some(base) = w.strip_suffix(suffix) {
             if base.chars().last().is_some_and(is_wordish) {
@@ -1099,12 +1125,56 @@ fn ascii_lower<'b>(w: &str, buf: &'b mut [u8; MAX_LOOKUP_BYTES]) -> Option<&'b s
 /// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
 fn lookup(w: &str) -> u16 {
     let mut buf = [0u8; MAX_LOOKUP_BYTES];
-    match ascii_lower(w, &mut buf) {
-        Some(l) => LEXICON
-            .binary_search_by(|(k, _)| (*k).cmp(l))
-            .map_or(0, |i| LEXICON[i].1),
-        None => 0,
+    let Some(l) = ascii_lower(w, &mut buf) else {
+        return 0;
+    };
+    let mut slot = fnv1a(l.as_bytes()) as usize & INDEX_MASK;
+    // The table is less than a third full, so an empty slot soon ends the probe.
+    for _ in 0..INDEX_SIZE {
+        let i = LEXICON_INDEX[slot];
+        if i == 0 {
+            return 0;
+        }
+        if let Some(&(k, flags)) = LEXICON.get(usize::from(i) - 1) {
+            if k == l {
+                return flags;
+            }
+        }
+        slot = (slot + 1) & INDEX_MASK;
     }
+    0
+}
+
+const fn fnv1a(bytes: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u32;
+        h = h.wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    h
+}
+
+const INDEX_SIZE: usize = 4096;
+const INDEX_MASK: usize = INDEX_SIZE - 1;
+
+/// Open-addressing hash index into [`LEXICON`] (entry + 1; 0 is empty), built at compile time.
+static LEXICON_INDEX: [u16; INDEX_SIZE] = build_index();
+
+const fn build_index() -> [u16; INDEX_SIZE] {
+    assert!(LEXICON.len() * 3 < INDEX_SIZE);
+    let mut table = [0u16; INDEX_SIZE];
+    let mut i = 0;
+    while i < LEXICON.len() {
+        let mut slot = fnv1a(LEXICON[i].0.as_bytes()) as usize & INDEX_MASK;
+        while table[slot] != 0 {
+            slot = (slot + 1) & INDEX_MASK;
+        }
+        table[slot] = (i + 1) as u16;
+        i += 1;
+    }
+    table
 }
 
 fn in_list(list: &[&str], lw: &str) -> bool {
@@ -1271,7 +1341,7 @@ const F_UNIT: u16 = 1 << 11;
 
 /// Lowercase words and what they are, sorted for binary search.
 #[rustfmt::skip]
-static LEXICON: &[(&str, u16)] = &[
+const LEXICON: &[(&str, u16)] = &[
     ("a", F_MID_DROP | F_OBJECT | F_STARTER), ("about", F_STARTER), ("above", F_STARTER),
     ("absolutely", F_STARTER), ("accept", F_STARTER), ("according", F_STARTER),
     ("account", F_COMMON | F_ID_CUE), ("accountant", F_COMMON), ("accounts", F_COMMON),
@@ -1674,10 +1744,7 @@ mod tests {
                 assert!(pair[0] < pair[1], "{:?} >= {:?}", pair[0], pair[1]);
             }
         }
-        assert_eq!(
-            lookup("The"),
-            F_CONNECTOR | F_MID_DROP | F_OBJECT | F_STARTER
-        );
+        assert_eq!(lookup("The"), F_CONNECTOR | F_OBJECT | F_STARTER);
         assert_eq!(lookup("Globex"), 0);
         assert_eq!(lookup("São"), 0);
     }

@@ -19,7 +19,9 @@
 //! Deliberate differences from the real server: no authentication (a transport concern), no
 //! rate limit (`429`), no CORS, no file/`file_content` ingestion (`501 NOT_IMPLEMENTED`), no
 //! semantic search (`match_mode` is never `"semantic"`), a fixed small schema table (see
-//! `schema`), and the ordering rules below where the real server's order is arbitrary.
+//! `schema`), and fixed orderings where the real server's order follows its random ids
+//! (`retrieve_related_entities`: relationships by key, entities by last update). Each module
+//! documents its rules.
 
 mod entities;
 mod errors;
@@ -170,8 +172,8 @@ impl EmbeddedStore {
     }
 
     /// [`handle`](Self::handle) for a raw body text, answering what express answers before
-    /// routing: a body over [`MAX_BODY_BYTES`] is `413`, a body that is not JSON is `400`, both
-    /// with an HTML page. An empty or blank body is no body. GET bodies are ignored.
+    /// routing: a body over [`MAX_BODY_BYTES`] is `413`, a body that is not a JSON object or array
+    /// is `400`, both with an HTML page. An empty or blank body is no body. GET bodies are ignored.
     pub fn handle_raw(
         &mut self,
         method: &str,
@@ -186,6 +188,13 @@ impl EmbeddedStore {
         };
         if raw.len() > MAX_BODY_BYTES {
             return errors::payload_too_large();
+        }
+        // body-parser's strict mode: only an object or an array is JSON here.
+        if !raw.trim_start().starts_with(['{', '[']) {
+            let token: String = raw.trim_start().chars().take(1).collect();
+            return errors::invalid_json(&format!(
+                "Unexpected token '{token}' in JSON at position 0"
+            ));
         }
         match serde_json::from_str::<Value>(raw) {
             Ok(value) => self.handle(method, path, Some(&value), now_ms),

@@ -222,3 +222,24 @@ test('extractIdentifiers and idempotencyKey', () => {
   assert.equal(idempotencyKey('c1', 't1', 'user'), 'conversation-c1-t1-user-turn');
   assert.equal(idempotencyKey('c1', 't1', 'assistant'), 'conversation-c1-t1-assistant-turn');
 });
+
+test('one EmbeddedStore behind the HTTP server and in-process: an HTTP agent and a local agent share a conversation', { timeout: 10_000 }, async () => {
+  const store = new EmbeddedStore();
+  const ids = await seedEmbedded(store);
+  const server = await startTestServer({ store });
+  try {
+    const cid = randomId('both');
+    const remote = new NeotomaAgent({ conversationId: cid, transport: { baseUrl: server.url, token: server.token } });
+    const local = new NeotomaAgent({ conversationId: cid, transport: store });
+    const r1 = await remote.turn('Tell me about Acme Corp', () => 'Acme Corp, yes.', { turnId: 't1', turnNumber: 1 });
+    const r2 = await local.turn('And Sarah Chen?', () => 'Sarah Chen, yes.', { turnId: 't2', turnNumber: 2 });
+    assert.deepEqual(r1.retrievedEntityIds, [ids.acme]);
+    assert.deepEqual(r2.retrievedEntityIds, [ids.sarah]);
+    assert.equal(r1.conversationEntityId, r2.conversationEntityId);
+    const overHttp = await call(server, 'GET', `/conversations/${cid}/turn-index`);
+    assert.deepEqual(overHttp.body, turnIndexOf(store, cid));
+    assert.equal(overHttp.body.turns.length, 4);
+  } finally {
+    await server.close();
+  }
+});

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { NeotomaAgent } from 'neotoma-agent-wasm';
-import { startTestServer, seedStandard, graphState, turnIndex, entitySnapshot, randomId } from '../server/harness.mjs';
+import { startTestServer, seedStandard, seed, graphState, turnIndex, entitySnapshot, refersTo, randomId } from '../server/harness.mjs';
 
 let server;
 let ids;
@@ -133,4 +133,24 @@ test('re-using a turnId with different content is IDEMPOTENCY_MISMATCH and chang
   assert.deepEqual(await graphState(server, cid, seeded()), before);
   const index = await turnIndex(server, cid);
   assert.equal(index.turns.find((t) => t.role === 'assistant').content_preview, 'Acme Corp, noted.');
+});
+
+test('a replay after a new entity appeared restores the REFERS_TO edge a replayed /store silently drops', { timeout: 10_000 }, async () => {
+  const cid = randomId('repair');
+  const msg = 'Tell me about Acme Corp and Zorblax Industries';
+  const reply = 'Acme Corp and Zorblax Industries, noted.';
+  const r1 = await httpAgent(cid).turn(msg, () => reply, { turnId: 't1', turnNumber: 1 });
+  assert.deepEqual(r1.retrievedEntityIds, [ids.acme]);
+
+  const [zorblax] = await seed(server, [{ entity_type: 'company', name: 'Zorblax Industries' }], 'seed-zorblax');
+  const from = server.requests.length;
+  const again = await httpAgent(cid).turn(msg, () => reply, { turnId: 't1', turnNumber: 1 });
+  assert.deepEqual(again.replayed, { user: true, assistant: true });
+  assert.equal(again.userMessageEntityId, r1.userMessageEntityId);
+  assert.deepEqual([...again.retrievedEntityIds].sort(), [ids.acme, zorblax].sort());
+  // the server answered replayed:true and skipped the new REFERS_TO; the agent re-created it
+  assert.ok(server.requests.slice(from).some((r) => r.path === '/create_relationships'), 'edges repaired with /create_relationships');
+  assert.deepEqual(await refersTo(server, r1.userMessageEntityId), [ids.acme, zorblax].sort());
+  assert.deepEqual(await refersTo(server, r1.assistantMessageEntityId), [ids.acme, zorblax].sort());
+  assert.equal((await turnIndex(server, cid)).turns.length, 2, 'still one turn');
 });

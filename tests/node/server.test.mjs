@@ -168,9 +168,11 @@ test('counts, request log, failNext (with match) and delay', async () => {
     call(server, 'GET', '/health', undefined, { token: null }),
   ]);
   assert.ok(performance.now() - t0 >= 240);
-  const t1 = performance.now();
   await call(server, 'POST', '/retrieve_entity_by_identifier', { identifier: 'fast' });
-  assert.ok(performance.now() - t1 < 240, 'times: 1');
+  const byId = (id) => server.requests.find((r) => r.body?.identifier === id);
+  assert.equal(byId('slow').delayedMs, 250);
+  assert.equal(byId('fast').delayedMs, undefined, 'times: 1');
+  assert.equal(server.requests.find((r) => r.path === '/health').delayedMs, undefined, 'other paths are not delayed');
   server.resetCounts();
   assert.deepEqual(server.counts(), {});
   assert.equal(server.requests.length, 0);

@@ -121,9 +121,9 @@ export async function startServer({
   const countsByPath = new Map();
   const requests = [];
   let seq = 0;
-  /** path -> [{status, body, headers, times}] */
+  /** path -> [{status, body, headers, times, match}], first matching entry wins */
   const failures = new Map();
-  /** path -> {ms, times} */
+  /** path -> [{ms, times, match}], first matching entry wins */
   const delays = new Map();
   const pendingTimers = new Set();
   let closed = false;
