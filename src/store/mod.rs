@@ -320,6 +320,9 @@ mod tests {
         let r = s.handle_raw("POST", "/store", Some("   "), 1.0);
         assert_eq!(r.status, 400);
         assert_eq!(r.body["error_code"], "VALIDATION_INVALID_FORMAT");
+        let r = s.handle_raw("POST", "/store", Some(" 1"), 1.0);
+        assert_eq!(r.status, 400);
+        assert!(!r.is_json());
         let r = s.handle_raw("GET", "/health", Some("not json"), 1.0);
         assert_eq!(r.status, 200);
         let big = format!("{{\"a\":\"{}\"}}", "y".repeat(MAX_BODY_BYTES));
