@@ -100,11 +100,13 @@ enum El {
 #[derive(Clone, Copy, Default)]
 struct Memo {
     valid: bool,
-    /// Positions in `from..to` hold no closer and no line break.
+    /// Byte positions in `from..to` hold no closer and no line break.
     from: usize,
     to: usize,
-    /// `Some(to)` when position `to` is a closer or a line break.
-    hit: Option<usize>,
+    /// The char index of `to`.
+    to_ci: usize,
+    /// Position `to` is a closer or a line break.
+    hit: bool,
 }
 
 /// A one-pass summary of a token's characters.
@@ -184,11 +186,11 @@ impl Shape {
     }
 }
 
+/// The scanner. Positions are byte offsets into `text`, always at char boundaries; `ci`
+/// values are the matching char indices (used only to bound quote lengths in chars).
 struct Scanner<'a> {
     text: &'a str,
-    chars: Vec<char>,
-    /// Byte offset of each char, plus `text.len()` at the end.
-    offs: Vec<usize>,
+    bytes: &'a [u8],
     out: Vec<String>,
     seen: HashSet<String>,
     run: Vec<El>,
@@ -202,17 +204,9 @@ struct Scanner<'a> {
 
 impl<'a> Scanner<'a> {
     fn new(text: &'a str) -> Self {
-        let mut chars = Vec::with_capacity(text.len());
-        let mut offs = Vec::with_capacity(text.len() + 1);
-        for (i, c) in text.char_indices() {
-            chars.push(c);
-            offs.push(i);
-        }
-        offs.push(text.len());
         Scanner {
             text,
-            chars,
-            offs,
+            bytes: text.as_bytes(),
             out: Vec::new(),
             seen: HashSet::new(),
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
@@ -228,83 +222,101 @@ impl<'a> Scanner<'a> {
         self.out.len() >= MAX_IDENTIFIERS
     }
 
-    fn char_at(&self, i: usize) -> Option<char> {
-        self.chars.get(i).copied()
+    /// The char starting at byte `p` and its length in bytes.
+    fn ch(&self, p: usize) -> Option<(char, usize)> {
+        let b = *self.bytes.get(p)?;
+        if b < 0x80 {
+            return Some((char::from(b), 1));
+        }
+        let c = self.text.get(p..)?.chars().next()?;
+        Some((c, c.len_utf8()))
     }
 
-    /// The text between two char positions.
+    /// The char ending at byte `p`.
+    fn prev(&self, p: usize) -> Option<char> {
+        self.text.get(..p)?.chars().next_back()
+    }
+
     fn slice(&self, s: usize, e: usize) -> &'a str {
-        let text = self.text;
-        match (self.offs.get(s), self.offs.get(e)) {
-            (Some(&a), Some(&b)) if a <= b => text.get(a..b).unwrap_or(""),
-            _ => "",
-        }
+        self.text.get(s..e).unwrap_or("")
     }
 
     // ----- main loop -------------------------------------------------------------------
 
     fn scan(&mut self) {
-        let n = self.chars.len();
-        let mut i = 0;
+        let n = self.bytes.len();
+        let (mut i, mut ci) = (0, 0);
         while i < n && !self.full() {
-            let c = self.chars[i];
+            let Some((c, len)) = self.ch(i) else {
+                break;
+            };
             if c.is_whitespace() {
                 if c == '\n' || c == '\u{2029}' {
                     self.brk_end();
                 }
-                i += 1;
+                i += len;
+                ci += 1;
                 continue;
             }
-            if let Some((cs, ce, next)) = self.try_quote(i) {
+            if let Some((cs, ce, next, next_ci)) = self.try_quote(i, ci, c, len) {
                 self.flush();
                 let content = self.slice(cs, ce);
                 self.push_quote(content);
                 self.sentence_start = false;
                 self.cue_word = None;
-                i = next;
+                (i, ci) = (next, next_ci);
                 continue;
             }
-            if let Some(end) = self.try_url(i) {
+            if let Some((end, end_ci)) = self.try_url(i, ci, c) {
                 self.flush();
                 let url = self.slice(i, end);
                 self.push_out(url);
                 self.sentence_start = false;
                 self.cue_word = None;
-                i = end;
+                (i, ci) = (end, end_ci);
                 continue;
             }
             if is_token_char(c) {
-                let mut j = i + 1;
-                while j < n {
-                    let d = self.chars[j];
-                    if is_token_char(d)
-                        || (d == ','
-                            && self.chars[j - 1].is_ascii_digit()
-                            && self.char_at(j + 1).is_some_and(|x| x.is_ascii_digit()))
-                    {
-                        j += 1;
-                    } else {
+                let (mut j, mut count) = (i + len, 1);
+                while let Some((d, dl)) = self.ch(j) {
+                    let digit_comma = d == ','
+                        && self
+                            .bytes
+                            .get(j.wrapping_sub(1))
+                            .is_some_and(u8::is_ascii_digit)
+                        && self.bytes.get(j + 1).is_some_and(u8::is_ascii_digit);
+                    if !is_token_char(d) && !digit_comma {
                         break;
                     }
+                    j += dl;
+                    count += 1;
                 }
-                self.token(i, j);
-                i = j;
+                self.token(i, j, count);
+                (i, ci) = (j, ci + count);
                 continue;
             }
             match c {
                 '!' | '?' | '…' | '。' | '！' | '？' => self.brk_end(),
                 _ => self.flush(),
             }
-            i += 1;
+            i += len;
+            ci += 1;
         }
         self.flush();
     }
 
     // ----- quotes ----------------------------------------------------------------------
 
-    /// If a quoted string opens at `i`, returns (content start, content end, next position).
-    fn try_quote(&mut self, i: usize) -> Option<(usize, usize, usize)> {
-        let kind = match self.chars[i] {
+    /// If a quoted string opens at `i` (char index `ci`), returns the content's byte range
+    /// and the position (and char index) just after the closing quote.
+    fn try_quote(
+        &mut self,
+        i: usize,
+        ci: usize,
+        open: char,
+        len: usize,
+    ) -> Option<(usize, usize, usize, usize)> {
+        let kind = match open {
             '"' => 0,
             '“' | '„' => 1,
             '‘' => 2,
@@ -313,15 +325,14 @@ impl<'a> Scanner<'a> {
             '«' => 5,
             _ => return None,
         };
-        let next = self.char_at(i + 1)?;
+        let (next, _) = self.ch(i + len)?;
         if next.is_whitespace() {
             return None;
         }
         match kind {
             // An apostrophe only opens a quote when it does not sit inside a word.
             2 | 3 => {
-                let prev_ok = i == 0 || !is_wordish(self.chars[i - 1]);
-                if !prev_ok || !next.is_alphanumeric() {
+                if self.prev(i).is_some_and(is_wordish) || !next.is_alphanumeric() {
                     return None;
                 }
             }
@@ -329,65 +340,71 @@ impl<'a> Scanner<'a> {
             4 if next == '`' => return None,
             _ => {}
         }
-        let limit = (i + 2 + MAX_QUOTE_CHARS).min(self.chars.len());
-        let k = self.find_barrier(kind, i + 1, limit)?;
-        if self.is_line_break(k) {
+        let (start, start_ci) = (i + len, ci + 1);
+        let (k, k_ci) = self.find_barrier(kind, start, start_ci, start_ci + MAX_QUOTE_CHARS + 1)?;
+        let (close, close_len) = self.ch(k)?;
+        if is_line_break(close) {
             return None;
         }
-        Some((i + 1, k, k + 1))
+        Some((start, k, k + close_len, k_ci + 1))
     }
 
-    fn is_line_break(&self, p: usize) -> bool {
-        matches!(self.chars.get(p), Some('\n' | '\r' | '\u{2029}'))
-    }
-
-    fn is_closer(&self, kind: usize, p: usize) -> bool {
-        let c = self.chars[p];
+    fn is_closer(&self, kind: usize, p: usize, c: char, len: usize) -> bool {
         match kind {
             0 => c == '"' || c == '”',
             1 => c == '”' || c == '“' || c == '"',
             2 | 3 => {
                 (c == '\'' || c == '’')
-                    && p > 0
-                    && !self.chars[p - 1].is_whitespace()
-                    && !self.char_at(p + 1).is_some_and(is_wordish)
+                    && self.prev(p).is_some_and(|d| !d.is_whitespace())
+                    && !self.ch(p + len).is_some_and(|(d, _)| is_wordish(d))
             }
             4 => c == '`',
             _ => c == '»',
         }
     }
 
-    /// First position in `start..limit` holding a closer of `kind` or a line break.
-    /// Calls come with increasing `start`; positions already known to be clean are not
-    /// scanned again, so all searches together take linear time.
-    fn find_barrier(&mut self, kind: usize, start: usize, limit: usize) -> Option<usize> {
+    /// First position from `start` (char index `start_ci`) up to char index `limit_ci`
+    /// holding a closer of `kind` or a line break, with its char index. Calls come with
+    /// increasing `start`; positions already known to be clean are not scanned again, so
+    /// all searches together take linear time.
+    fn find_barrier(
+        &mut self,
+        kind: usize,
+        start: usize,
+        start_ci: usize,
+        limit_ci: usize,
+    ) -> Option<(usize, usize)> {
         let memo = self.memos[kind];
-        let mut p = start;
+        let (mut p, mut p_ci) = (start, start_ci);
         if memo.valid && memo.from <= start && start <= memo.to {
-            if let Some(h) = memo.hit {
-                return (h < limit).then_some(h);
+            if memo.hit {
+                return (memo.to_ci < limit_ci).then_some((memo.to, memo.to_ci));
             }
-            p = memo.to;
+            (p, p_ci) = (memo.to, memo.to_ci);
         } else {
             self.memos[kind] = Memo {
                 valid: true,
                 from: start,
                 to: start,
-                hit: None,
+                to_ci: start_ci,
+                hit: false,
             };
         }
-        while p < limit {
-            if self.is_line_break(p) || self.is_closer(kind, p) {
-                let m = &mut self.memos[kind];
-                m.to = p;
-                m.hit = Some(p);
-                return Some(p);
+        let mut hit = false;
+        while p_ci < limit_ci {
+            let Some((c, len)) = self.ch(p) else {
+                break;
+            };
+            if is_line_break(c) || self.is_closer(kind, p, c, len) {
+                hit = true;
+                break;
             }
-            p += 1;
+            p += len;
+            p_ci += 1;
         }
         let m = &mut self.memos[kind];
-        m.to = m.to.max(limit);
-        None
+        (m.to, m.to_ci, m.hit) = (p, p_ci, hit);
+        hit.then_some((p, p_ci))
     }
 
     fn push_quote(&mut self, content: &str) {
@@ -403,39 +420,41 @@ impl<'a> Scanner<'a> {
 
     // ----- URLs ------------------------------------------------------------------------
 
-    /// If a URL starts at `i`, returns the position just after it.
-    fn try_url(&self, i: usize) -> Option<usize> {
-        if !matches!(self.chars[i], 'h' | 'H' | 'w' | 'W' | 'f' | 'F') {
+    /// If a URL starts at `i` (char index `ci`), returns the position (and char index)
+    /// just after it.
+    fn try_url(&self, i: usize, ci: usize, c: char) -> Option<(usize, usize)> {
+        if !matches!(c, 'h' | 'H' | 'w' | 'W' | 'f' | 'F') || self.prev(i).is_some_and(is_wordish) {
             return None;
         }
-        if i > 0 && is_wordish(self.chars[i - 1]) {
-            return None;
-        }
+        let rest = self.bytes.get(i..)?;
         let prefix_len = ["https://", "http://", "ftp://", "www."]
             .iter()
-            .find(|p| self.starts_with_ci(i, p))
+            .find(|p| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
             .map(|p| p.len())?;
-        let n = self.chars.len();
-        let mut j = i + prefix_len;
-        while j < n {
-            let d = self.chars[j];
+        let body = i + prefix_len;
+        let (mut j, mut j_ci) = (body, ci + prefix_len);
+        let (mut open, mut close) = (0usize, 0usize);
+        let (mut alnum, mut dot) = (false, false);
+        while let Some((d, len)) = self.ch(j) {
             if d.is_whitespace() || matches!(d, '"' | '“' | '”' | '<' | '>' | '`' | '«' | '»')
             {
                 break;
             }
-            j += 1;
-        }
-        // Trim trailing punctuation; a closing parenthesis stays when it is balanced.
-        let (mut open, mut close) = (0usize, 0usize);
-        for &d in &self.chars[i..j] {
             match d {
                 '(' => open += 1,
                 ')' => close += 1,
-                _ => {}
+                '.' => dot = true,
+                _ => alnum |= d.is_alphanumeric(),
             }
+            j += len;
+            j_ci += 1;
         }
-        while j > i + prefix_len {
-            let trim = match self.chars[j - 1] {
+        // Trim trailing punctuation; a closing parenthesis stays when it is balanced.
+        while j > body {
+            let Some(d) = self.prev(j) else {
+                break;
+            };
+            let trim = match d {
                 '.' | ',' | ';' | ':' | '!' | '?' | '\'' | '’' | '*' | ']' | '}' => true,
                 ')' if close > open => {
                     close -= 1;
@@ -446,35 +465,24 @@ impl<'a> Scanner<'a> {
             if !trim {
                 break;
             }
-            j -= 1;
+            j -= d.len_utf8();
+            j_ci -= 1;
         }
-        let rest = &self.chars[i + prefix_len..j];
-        if !rest.iter().any(|c| c.is_alphanumeric()) || (prefix_len == 4 && !rest.contains(&'.')) {
+        if !alnum || j == body || (prefix_len == 4 && !dot) {
             return None;
         }
-        Some(j)
-    }
-
-    fn starts_with_ci(&self, i: usize, prefix: &str) -> bool {
-        let mut k = i;
-        for p in prefix.chars() {
-            match self.chars.get(k) {
-                Some(c) if c.to_ascii_lowercase() == p => k += 1,
-                _ => return false,
-            }
-        }
-        true
+        Some((j, j_ci))
     }
 
     // ----- tokens ----------------------------------------------------------------------
 
-    /// A maximal run of token characters, `s..e` in char positions.
-    fn token(&mut self, s: usize, e: usize) {
-        if e - s > MAX_TOKEN_CHARS {
+    /// A maximal run of `count` token characters, bytes `s..e`.
+    fn token(&mut self, s: usize, e: usize, count: usize) {
+        if count > MAX_TOKEN_CHARS {
             self.other();
             return;
         }
-        if self.chars[s] == '&' && e - s == 1 {
+        if e - s == 1 && self.bytes.get(s) == Some(&b'&') {
             if !self.try_conn(F_CONNECTOR, false) {
                 self.filler();
             }
@@ -482,25 +490,29 @@ impl<'a> Scanner<'a> {
         }
         let (mut s, mut e) = (s, e);
         let mut lead = false;
-        while s < e && is_lead_strip(self.chars[s]) {
-            s += 1;
+        while let Some((c, len)) = self.ch(s).filter(|_| s < e) {
+            if !is_lead_strip(c) {
+                break;
+            }
+            s += len;
             lead = true;
         }
         let (mut period, mut colon, mut other) = (false, false, false);
-        while e > s && is_trail_strip(self.chars[e - 1]) {
-            match self.chars[e - 1] {
+        while let Some(c) = self.prev(e).filter(|_| e > s) {
+            match c {
                 '.' => period = true,
                 ':' => colon = true,
-                _ => other = true,
+                _ if is_trail_strip(c) => other = true,
+                _ => break,
             }
-            e -= 1;
+            e -= c.len_utf8();
         }
         if lead {
             self.flush();
         }
         let mut abbrev = false;
         if s < e {
-            abbrev = self.classify(self.slice(s, e), self.offs[s]);
+            abbrev = self.classify(self.slice(s, e), s);
         }
         if colon || (period && !abbrev) {
             self.brk_end();
@@ -1036,7 +1048,17 @@ impl<'a> Scanner<'a> {
             Some((cut, _)) => &s[..cut],
             None => s,
         };
-        if self.seen.insert(s.to_lowercase()) {
+        let mut buf = [0u8; 64];
+        let seen = if s.is_ascii() && s.len() <= buf.len() {
+            let key = &mut buf[..s.len()];
+            key.copy_from_slice(s.as_bytes());
+            key.make_ascii_lowercase();
+            std::str::from_utf8(key).is_ok_and(|k| self.seen.contains(k))
+        } else {
+            self.seen.contains(&s.to_lowercase())
+        };
+        if !seen {
+            self.seen.insert(s.to_lowercase());
             self.out.push(s.to_string());
         }
     }
@@ -1050,6 +1072,10 @@ fn is_mark(c: char) -> bool {
         c as u32,
         0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F
     )
+}
+
+fn is_line_break(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2029}')
 }
 
 fn is_wordish(c: char) -> bool {
