@@ -71,9 +71,12 @@ demo:
 	PKG_SIZE_BUDGET=warn $(MAKE) --no-print-directory pkg
 	node scripts/serve-demo.mjs
 
-# Placeholder: others extend it.
+# Figures reported in README: extraction speed (native), turn latency (Node, embedded and HTTP on
+# 127.0.0.1), package sizes.
 bench:
 	cargo run --release --example bench_extract
+	@if [ ! -f pkg/package.json ]; then $(MAKE) --no-print-directory pkg; fi
+	node scripts/bench-turns.mjs
 	@if [ -f pkg/sizes.json ]; then echo "pkg/sizes.json:"; cat pkg/sizes.json; \
 	  else echo "no pkg/sizes.json: run make pkg for the package sizes"; fi
 
