@@ -75,6 +75,14 @@ fn main() {
         ("quote characters only", "\"".repeat(MIB)),
         ("apostrophes only", "'".repeat(MIB)),
         ("connector chains", fill("Bank of ")),
+        (
+            "repeated identifiers",
+            fill("Globex paid INV-2041 to \"Acme\" via jane@acme.com. "),
+        ),
+        (
+            "sentences of names",
+            fill("Tell Sarah Chen about Bank of America. "),
+        ),
         ("multibyte letters", fill("é")),
         ("one 1 MiB URL", format!("https://{}", "a".repeat(MIB))),
     ];

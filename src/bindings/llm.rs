@@ -2,7 +2,7 @@
 //! with is handed back unchanged.
 
 use js_sys::{Function, Promise};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use super::errors::thrown;
@@ -72,7 +72,7 @@ pub fn js_extractor(callback: Function) -> Extractor {
         let out = callback
             .call1(&JsValue::UNDEFINED, &JsValue::from_str(text))
             .map_err(|e| thrown(e, "identifierExtractor"))?;
-        let array = js_sys::Array::try_from(out).map_err(|_| {
+        let array = out.dyn_into::<js_sys::Array>().map_err(|_| {
             Error::invalid_input("identifierExtractor must return an array of strings")
         })?;
         // Non-strings and strings with lone surrogates are skipped, not fatal: retrieval is

@@ -102,7 +102,7 @@ impl EmbeddedStore {
         let mut hits: Vec<&Entity> = self
             .entities
             .iter()
-            .filter(|e| entity_type.map_or(true, |t| e.entity_type == t))
+            .filter(|e| entity_type.is_none_or(|t| e.entity_type == t))
             .filter(|e| matches(e))
             .collect();
         hits.sort_by(|a, b| {
@@ -174,7 +174,7 @@ impl EmbeddedStore {
         if by.is_none() {
             if let Some(entity) = self
                 .entity(identifier)
-                .filter(|e| entity_type.map_or(true, |t| e.entity_type == t))
+                .filter(|e| entity_type.is_none_or(|t| e.entity_type == t))
             {
                 let item = json!({
                     "id": entity.id,
