@@ -4,27 +4,10 @@
 
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { createRequire } from 'node:module';
 
-import { startStaticServer, repoRoot, CHROMIUM_ARGS } from '../server/static-server.mjs';
+import { startStaticServer, repoRoot, launchChromium } from '../server/static-server.mjs';
 import { startTestServer, seedStandard, refersTo, randomId, randomToken, nonZero } from '../server/harness.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-let chromium = null;
-try {
-  ({ chromium } = createRequire(import.meta.url)('playwright-core'));
-} catch {
-  chromium = null;
-}
-const skip = !chromium
-  ? 'playwright-core is not installed (npm ci)'
-  : !existsSync(CHROMIUM)
-    ? `${CHROMIUM} not found`
-    : !existsSync(join(repoRoot, 'pkg', 'browser.mjs'))
-      ? 'pkg/browser.mjs missing (make pkg)'
-      : false;
 
 let web;
 let server;
@@ -33,11 +16,10 @@ let browser;
 let page;
 
 before(async () => {
-  if (skip) return;
   web = await startStaticServer();
   server = await startTestServer({ allowOrigin: web.url });
   ids = await seedStandard(server);
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await (await browser.newContext()).newPage();
   await page.goto(web.url + '/');
   await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
@@ -82,7 +64,7 @@ function turnInPage({ baseUrl, token, conversationId, message, reply }) {
   );
 }
 
-test('a turn from a browser page over HTTP, with CORS preflights for the allowed origin', { skip, timeout: 30_000 }, async () => {
+test('a turn from a browser page over HTTP, with CORS preflights for the allowed origin', { timeout: 30_000 }, async () => {
   const cid = randomId('browser');
   const out = await turnInPage({ baseUrl: server.url, token: server.token, conversationId: cid, message: 'Tell me about Acme Corp and "Project Falcon"', reply: 'Acme Corp is doing well.' });
   assert.equal(out.ok, true, JSON.stringify(out.error));
@@ -94,7 +76,7 @@ test('a turn from a browser page over HTTP, with CORS preflights for the allowed
   assert.deepEqual(await refersTo(server, r.assistantMessageEntityId), [ids.acme]);
 });
 
-test('from the browser, a wrong token is NEOTOMA_HTTP 401 without the token in the error', { skip, timeout: 30_000 }, async () => {
+test('from the browser, a wrong token is NEOTOMA_HTTP 401 without the token in the error', { timeout: 30_000 }, async () => {
   const wrong = randomToken();
   const out = await turnInPage({ baseUrl: server.url, token: wrong, conversationId: randomId('browser-auth'), message: 'hello', reply: 'x' });
   assert.equal(out.ok, false);
@@ -105,7 +87,7 @@ test('from the browser, a wrong token is NEOTOMA_HTTP 401 without the token in t
   for (const [k, v] of Object.entries(out.error)) assert.ok(!JSON.stringify(v).includes(wrong), `token in error.${k}`);
 });
 
-test('from an origin the server does not allow, the turn fails with NEOTOMA_NETWORK and nothing is stored', { skip, timeout: 30_000 }, async () => {
+test('from an origin the server does not allow, the turn fails with NEOTOMA_NETWORK and nothing is stored', { timeout: 30_000 }, async () => {
   const other = await startTestServer({ allowOrigin: 'http://127.0.0.1:9' });
   try {
     const out = await turnInPage({ baseUrl: other.url, token: other.token, conversationId: randomId('browser-cors'), message: 'Tell me about Acme Corp', reply: 'x' });

@@ -5,36 +5,18 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { createRequire } from 'node:module';
 
-import { startStaticServer, repoRoot as root, CHROMIUM_ARGS } from '../server/static-server.mjs';
+import { startStaticServer, repoRoot as root, launchChromium } from '../server/static-server.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = process.env.DEMO_SCREENSHOT ?? '/tmp/demo.png';
 
-let chromium = null;
-try {
-  ({ chromium } = createRequire(import.meta.url)('playwright-core'));
-} catch {
-  chromium = null;
-}
-const skip = !chromium
-  ? 'playwright-core is not installed (npm ci)'
-  : !existsSync(CHROMIUM)
-    ? `${CHROMIUM} not found`
-    : !existsSync(join(root, 'pkg', 'browser.mjs'))
-      ? 'pkg/browser.mjs missing (make pkg)'
-      : false;
 
 let web;
 let browser;
 
 before(async () => {
-  if (skip) return;
   web = await startStaticServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -42,7 +24,7 @@ after(async () => {
   await web?.close();
 });
 
-test('demo: two messages, replies from retrieval, retrieved/stored panels and turn-index', { skip, timeout: 60_000 }, async () => {
+test('demo: two messages, replies from retrieval, retrieved/stored panels and turn-index', { timeout: 60_000 }, async () => {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   const page = await context.newPage();
   const problems = [];
@@ -135,7 +117,7 @@ test('demo: two messages, replies from retrieval, retrieved/stored panels and tu
   await context.close();
 });
 
-test('demo: an invalid message shows the error code inline', { skip, timeout: 60_000 }, async () => {
+test('demo: an invalid message shows the error code inline', { timeout: 60_000 }, async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(web.url + '/');

@@ -5,6 +5,7 @@ import http from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -82,3 +83,13 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+
+/**
+ * Launches headless Debian Chromium through playwright-core. `make test` installs both, so a
+ * missing one is a failure, not a skip: a browser test that silently does not run proves nothing.
+ */
+export async function launchChromium() {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  const { chromium } = createRequire(import.meta.url)('playwright-core');
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+}
