@@ -16,7 +16,7 @@ export PATH := $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)/bin:$(PATH)
 WASM_TEST_TARGETS := $(if $(wildcard tests/web.rs),--test web,)
 
 .PHONY: help setup lint test-rust test-wasm test-wasm-node test-wasm-chrome test-wasm-worker \
-        pkg test-node test demo bench clean distclean
+        pkg test-types test-node test demo bench clean distclean
 
 help:
 	@echo "make demo   - build the package and serve the chat demo at http://127.0.0.1:8080"
@@ -48,6 +48,11 @@ test-wasm-worker:
 pkg:
 	node scripts/build-pkg.mjs
 
+# The published .d.ts against a strict TypeScript program using (and misusing) the whole API.
+test-types:
+	node_modules/.bin/tsc -p tests/types/tsconfig.json
+	@echo "[test-types] tests/types/usage.ts type-checks against pkg/neotoma_agent_wasm.d.ts"
+
 # The test files start the local Neotoma server (tests/server/) themselves.
 # Builds the package first only if it is missing: run `make pkg test-node` after changing Rust code.
 test-node:
@@ -58,7 +63,7 @@ test-node:
 # In order, stopping at the first failure; each step's time is printed.
 test:
 	@t0=$$(date +%s); \
-	for t in setup lint test-rust test-wasm pkg test-node; do \
+	for t in setup lint test-rust test-wasm pkg test-types test-node; do \
 	  s=$$(date +%s); echo "=== make $$t"; \
 	  $(MAKE) --no-print-directory $$t || { echo "=== make $$t: FAILED after $$(( $$(date +%s) - s )) s"; exit 1; }; \
 	  echo "=== make $$t: ok in $$(( $$(date +%s) - s )) s"; \

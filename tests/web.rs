@@ -39,10 +39,7 @@ fn seeded_store() -> EmbeddedStoreJs {
         ("person", "Sarah Chen"),
     ] {
         let r = store
-            .handle(
-                "POST",
-                "/store",
-                js(json!({"entities":[{"entity_type": t, "name": name}], "idempotency_key": format!("seed-{name}")})),
+            .handle("POST", "/store", js(json!({"entities":[{"entity_type": t, "name": name}], "idempotency_key": format!("seed-{name}")})),
             )
             .unwrap();
         assert_eq!(get(&r, "status").as_f64(), Some(200.0));

@@ -184,7 +184,7 @@ impl NeotomaAgent {
         #[wasm_bindgen(js_name = userMessage, unchecked_param_type = "string")]
         user_message: JsValue,
         #[wasm_bindgen(unchecked_param_type = "LlmCallback")] llm: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "TurnOptions | undefined")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TurnOptions")] opts: JsValue,
     ) -> Promise {
         let parsed = (|| {
             let message = string_arg("userMessage", &user_message)?;

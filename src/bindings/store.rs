@@ -59,7 +59,7 @@ impl EmbeddedStoreJs {
         &self,
         method: &str,
         path: &str,
-        #[wasm_bindgen(unchecked_param_type = "unknown")] body: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "unknown")] body: JsValue,
     ) -> Result<JsValue, JsValue> {
         let body = if body.is_undefined() || body.is_null() {
             None
@@ -80,7 +80,7 @@ impl EmbeddedStoreJs {
         &self,
         method: &str,
         path: &str,
-        #[wasm_bindgen(js_name = rawBody, unchecked_param_type = "string | undefined")]
+        #[wasm_bindgen(js_name = rawBody, unchecked_optional_param_type = "string")]
         raw_body: JsValue,
     ) -> Result<JsValue, JsValue> {
         let raw = if raw_body.is_undefined() || raw_body.is_null() {

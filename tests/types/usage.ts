@@ -1,0 +1,69 @@
+// Compiled with `tsc --noEmit --strict` against the generated pkg/neotoma_agent_wasm.d.ts
+// (make test-types): the published types must describe the API with real shapes, so misuse below
+// marked @ts-expect-error must fail to compile and everything else must compile.
+import {
+  EmbeddedStore,
+  NeotomaAgent,
+  extractIdentifiers,
+  idempotencyKey,
+  withMemory,
+  type AgentOptions,
+  type LlmCallback,
+  type NeotomaError,
+  type RetrievedEntity,
+  type TurnResult,
+} from "neotoma-agent-wasm";
+
+const options: AgentOptions = {
+  conversationId: "c1",
+  retrievalLimit: 4,
+  assistantRefersTo: "cited",
+  transport: { baseUrl: "http://127.0.0.1:3080", token: "t", timeoutMs: 1000 },
+};
+const agent = new NeotomaAgent(options);
+
+const llm: LlmCallback = async (message, ctx) => {
+  const names: string[] = ctx.retrieved.map((e: RetrievedEntity) => e.canonical_name ?? e.id);
+  const id: string = ctx.turnId;
+  return { text: `${message} ${names.join(",")} ${id}`, refersTo: ctx.retrievedEntityIds };
+};
+
+async function main(): Promise<void> {
+  const result: TurnResult = await agent.turn("Tell me about Acme Corp", llm, { turnId: "t1" });
+  const ids: string[] = [result.userMessageEntityId, result.assistantMessageEntityId];
+  const replayed: boolean = result.replayed.user && result.replayed.assistant;
+  const opened = await agent.openTurn({ userMessage: "hi", userMessageExtra: { model: "m" } });
+  const closed = await agent.closeTurn({ turnId: opened.turnId, assistantMessage: "hello", refersTo: ["ent_1"] });
+  const recorded = await agent.recordTurn({ userMessage: "a", assistantMessage: "b" });
+  const n: number = recorded.turnNumber + opened.turnNumber;
+  const store = new EmbeddedStore();
+  const shared = new NeotomaAgent({ conversationId: "c2", transport: store });
+  const answer = store.handle("GET", "/health", undefined);
+  const status: number = answer.status;
+  const wrapped = withMemory(async (m, ctx) => `${m} ${ctx.conversationId}`, { conversationId: "c3" });
+  const out = await wrapped("hello");
+  const reply: string = out.assistantMessage;
+  const memory: NeotomaAgent = wrapped.memory;
+  const found: string[] = extractIdentifiers("Acme Corp");
+  const key: string = idempotencyKey("c1", "t1", "user");
+  try {
+    await agent.turn("x", () => "y");
+  } catch (e) {
+    const err = e as NeotomaError;
+    const code: "INVALID_INPUT" | "NEOTOMA_HTTP" | "NEOTOMA_NETWORK" | "NEOTOMA_TIMEOUT" | "IDEMPOTENCY_MISMATCH" | "NEOTOMA_INVALID_RESPONSE" = err.code;
+    void code;
+  }
+  void [ids, replayed, closed.refersTo, n, shared, status, reply, memory, found, key];
+
+  // @ts-expect-error conversationId is required
+  new NeotomaAgent({});
+  // @ts-expect-error assistantRefersTo is "cited" | "retrieved"
+  new NeotomaAgent({ conversationId: "c", assistantRefersTo: "all" });
+  // @ts-expect-error the LLM returns a string or { text }
+  await agent.turn("x", () => 42);
+  // @ts-expect-error idempotencyKey's role is "user" | "assistant"
+  idempotencyKey("c", "t", "system");
+  // @ts-expect-error closeTurn needs the turn id
+  await agent.closeTurn({ assistantMessage: "x" });
+}
+void main;
