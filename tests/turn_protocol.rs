@@ -64,11 +64,28 @@ impl Observed {
     }
 }
 
+/// Pending once, then ready: a network round trip's suspension point, so concurrent turns
+/// really interleave.
+async fn yield_once() {
+    let mut yielded = false;
+    std::future::poll_fn(|cx| {
+        if yielded {
+            Poll::Ready(())
+        } else {
+            yielded = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    })
+    .await
+}
+
 impl Transport for Observed {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
         self.calls
             .borrow_mut()
             .push(("/store".into(), body.clone()));
+        yield_once().await;
         self.inner.store(body).await
     }
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
@@ -439,4 +456,38 @@ fn turn_numbers_count_on_and_close_turn_reuses_them() {
     assert_eq!(closed.refers_to, vec!["ent_explicit".to_string()]);
     let stored = fx.snapshot(&closed.assistant_message_entity_id);
     assert_eq!(stored["snapshot"]["turn_number"], 7);
+}
+
+#[test]
+fn turns_in_flight_together_get_distinct_numbers() {
+    let fx = Fixture::new();
+    let agent = fx.agent(AgentConfig::new("c1"));
+    let (a, b) = block_on(futures_util::future::join(
+        agent.turn("first".into(), &NamingLlm, None, None),
+        agent.turn("second".into(), &NamingLlm, None, None),
+    ));
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert_ne!(a.turn_number, b.turn_number);
+    assert_ne!(a.turn_id, b.turn_id);
+}
+
+#[test]
+fn an_over_matching_identifier_does_not_crowd_out_the_others() {
+    let fx = Fixture::new();
+    for n in 1..=6 {
+        fx.store
+            .borrow_mut()
+            .store(
+                &json!({"entities":[{"entity_type":"company","name": format!("Globex {n}")}],"idempotency_key": format!("seed-globex-{n}")}),
+                0.0,
+            )
+            .unwrap();
+    }
+    let mut config = AgentConfig::new("c1");
+    config.retrieval_limit = 3;
+    let agent = fx.agent(config);
+    // "Globex" matches six companies; Sarah Chen must still be among the three kept
+    let r = block_on(agent.turn("Globex and Sarah Chen".into(), &NamingLlm, None, None)).unwrap();
+    assert_eq!(r.retrieved.len(), 3);
+    assert!(r.retrieved_entity_ids.contains(&fx.id_of("Sarah Chen")));
 }

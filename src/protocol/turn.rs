@@ -206,6 +206,12 @@ impl TurnLog {
             .unwrap_or(self.last_number.saturating_add(1))
     }
 
+    fn reserve(&mut self, turn_id: &str, requested: Option<u32>) -> u32 {
+        let number = self.number_for(turn_id, requested);
+        self.last_number = self.last_number.max(number);
+        number
+    }
+
     fn remember(&mut self, turn_id: &str, turn: OpenedTurn) {
         self.last_number = self.last_number.max(turn.turn_number);
         if self.opened.insert(turn_id.to_owned(), turn).is_none() {
@@ -267,7 +273,9 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
         if let Some(extra) = extra {
             check_extra("userMessageExtra", extra)?;
         }
-        let number = self.turns.borrow().number_for(&turn_id, turn_number);
+        // Reserved now, not when the store answers: two turns in flight at once must not get
+        // the same number.
+        let number = self.turns.borrow_mut().reserve(&turn_id, turn_number);
         Ok((turn_id, number))
     }
 
@@ -305,13 +313,23 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
                 _ => Vec::new(),
             }
         });
+        // Best hit of every identifier first, then the second hits, …: an identifier that
+        // over-matches cannot crowd out the others.
+        let mut hits: Vec<std::vec::IntoIter<RetrievedEntity>> = join_all(lookups)
+            .await
+            .into_iter()
+            .map(Vec::into_iter)
+            .collect();
         let mut found: Vec<RetrievedEntity> = Vec::new();
-        for entity in join_all(lookups).await.into_iter().flatten() {
-            if found.len() == limit {
+        while found.len() < limit {
+            let round: Vec<RetrievedEntity> = hits.iter_mut().filter_map(Iterator::next).collect();
+            if round.is_empty() {
                 break;
             }
-            if !found.iter().any(|f| f.id == entity.id) {
-                found.push(entity);
+            for entity in round {
+                if found.len() < limit && !found.iter().any(|f| f.id == entity.id) {
+                    found.push(entity);
+                }
             }
         }
         Ok(found)
