@@ -201,10 +201,7 @@ impl NeotomaAgent {
         };
         let agent = self.inner.clone();
         promise(async move {
-            let llm = JsLlm {
-                callback,
-                ctx_extra: None,
-            };
+            let llm = JsLlm { callback };
             agent.turn(message, &llm, turn_id, turn_number).await
         })
     }

@@ -14,16 +14,11 @@ use crate::transport::js_object::to_js;
 /// `(userMessage, ctx) => string | Promise<string> | { text, refersTo? }`
 pub struct JsLlm {
     pub callback: Function,
-    /// Extra fields merged into `ctx` (withMemory passes none today; kept for growth).
-    pub ctx_extra: Option<JsValue>,
 }
 
 impl Llm for JsLlm {
     async fn reply(&self, user_message: &str, ctx: &TurnContext) -> Result<Reply, Error> {
         let ctx_js = to_js(ctx);
-        if let Some(extra) = &self.ctx_extra {
-            let _ = js_sys::Object::assign(&ctx_js.clone().into(), &extra.clone().into());
-        }
         let returned = self
             .callback
             .call2(

@@ -50,7 +50,6 @@ pub fn with_memory(
         let agent = agent.clone();
         let llm = JsLlm {
             callback: agent_fn.clone(),
-            ctx_extra: None,
         };
         future_to_promise(async move {
             let result = agent

@@ -101,10 +101,6 @@ impl Error {
             ..Error::new(code, message)
         }
     }
-
-    pub fn is_external(&self) -> bool {
-        self.external.is_some()
-    }
 }
 
 /// Reads `{error_code, message}` or `{error:{code, message}}`, the two JSON error shapes.

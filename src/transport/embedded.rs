@@ -20,10 +20,6 @@ impl EmbeddedTransport {
     pub fn new(store: Rc<RefCell<EmbeddedStore>>, clock: Rc<dyn Fn() -> f64>) -> Self {
         EmbeddedTransport { store, clock }
     }
-
-    pub fn store_handle(&self) -> Rc<RefCell<EmbeddedStore>> {
-        self.store.clone()
-    }
 }
 
 fn http_error(path: &str) -> impl Fn(Response) -> Error + '_ {
