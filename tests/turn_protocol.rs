@@ -491,3 +491,44 @@ fn an_over_matching_identifier_does_not_crowd_out_the_others() {
     assert_eq!(r.retrieved.len(), 3);
     assert!(r.retrieved_entity_ids.contains(&fx.id_of("Sarah Chen")));
 }
+
+/// Fails the first `/store`, then behaves.
+struct FlakyOnce {
+    inner: EmbeddedTransport,
+    failed: Cell<bool>,
+}
+
+impl Transport for FlakyOnce {
+    async fn store(&self, body: &Value) -> Result<Value, Error> {
+        if !self.failed.replace(true) {
+            // the server got the write but the answer was lost
+            let _ = self.inner.store(body).await;
+            return Err(Error::new(ErrorCode::NeotomaTimeout, "no answer"));
+        }
+        self.inner.store(body).await
+    }
+    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
+        self.inner.retrieve_entity_by_identifier(body).await
+    }
+    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
+        self.inner.create_relationships(body).await
+    }
+}
+
+#[test]
+fn a_retried_turn_keeps_its_number_and_replays() {
+    let fx = Fixture::new();
+    let transport = FlakyOnce {
+        inner: EmbeddedTransport::new(fx.store.clone(), Rc::new(|| 0.0)),
+        failed: Cell::new(false),
+    };
+    let agent = Agent::new(AgentConfig::new("c1"), transport, TestRuntime::default()).unwrap();
+    let err =
+        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap_err();
+    assert_eq!(err.code, ErrorCode::NeotomaTimeout);
+    let retry = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap();
+    assert_eq!(retry.turn_number, 1);
+    assert!(retry.replayed.user);
+    let next = block_on(agent.turn("next".into(), &NamingLlm, None, None)).unwrap();
+    assert_eq!(next.turn_number, 2);
+}

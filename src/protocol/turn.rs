@@ -206,9 +206,21 @@ impl TurnLog {
             .unwrap_or(self.last_number.saturating_add(1))
     }
 
+    /// Fixes the turn's number when the turn starts, under its id: a retry of a failed turn
+    /// (same id) gets the same number, so it sends the same body and replays cleanly.
     fn reserve(&mut self, turn_id: &str, requested: Option<u32>) -> u32 {
         let number = self.number_for(turn_id, requested);
-        self.last_number = self.last_number.max(number);
+        let retrieved = match self.opened.get(turn_id) {
+            Some(t) if t.turn_number == number => t.retrieved.clone(),
+            _ => Vec::new(),
+        };
+        self.remember(
+            turn_id,
+            OpenedTurn {
+                turn_number: number,
+                retrieved,
+            },
+        );
         number
     }
 
