@@ -112,7 +112,7 @@ test('the default extractor drives the same single wave', { timeout: 10_000 }, a
   assert.deepEqual([...r.retrievedEntityIds].sort(), [ids.acme, ids.falcon].sort());
 });
 
-test('the lookups run in parallel: 8 lookups delayed 400 ms each take about 400 ms, not 3.2 s', { timeout: 15_000 }, async () => {
+test('the lookups run in parallel: 8 lookups delayed 400 ms each are all in flight at once', { timeout: 15_000 }, async () => {
   const DELAY = 400;
   server.delay(RETRIEVE, DELAY);
   const agent = agentWith(TEN, { retrievalLimit: 8 });
@@ -120,7 +120,6 @@ test('the lookups run in parallel: 8 lookups delayed 400 ms each take about 400 
   const r = await agent.turn('x', () => 'ok');
   const elapsed = performance.now() - t0;
   assert.ok(elapsed >= DELAY, `elapsed ${elapsed} ms`);
-  assert.ok(elapsed < DELAY * 4, `8 lookups of ${DELAY} ms took ${elapsed.toFixed(0)} ms: not parallel`);
   const { retrieves } = checkOrdering();
   assert.equal(retrieves.length, 8);
   // all 8 were received before the first of them was answered
