@@ -18,26 +18,48 @@ fn global_function(name: &str) -> Option<Function> {
         .and_then(|f| f.dyn_into::<Function>().ok())
 }
 
-/// A `setTimeout` as a future. Dropping it clears the timer, so a lookup that wins its race
-/// leaves no pending timer behind (which would keep Node's event loop alive).
+/// A `setTimeout` that is cleared when dropped, so a timer whose work is no longer wanted does
+/// not linger (a pending timer keeps Node's event loop alive).
+struct Timer(JsValue);
+
+impl Timer {
+    fn start(callback: &Function, ms: u32) -> Timer {
+        // called on globalThis: some hosts reject timers called with another `this`
+        let id = global_function("setTimeout")
+            .and_then(|set_timeout| {
+                set_timeout
+                    .call2(&js_sys::global(), callback, &JsValue::from(ms))
+                    .ok()
+            })
+            .unwrap_or(JsValue::UNDEFINED);
+        Timer(id)
+    }
+}
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        if !self.0.is_undefined() {
+            if let Some(clear) = global_function("clearTimeout") {
+                let _ = clear.call1(&js_sys::global(), &self.0);
+            }
+        }
+    }
+}
+
+/// Resolves after `ms`; dropping it (a lookup that won its race) clears the timer.
 pub struct Sleep {
-    id: JsValue,
+    _timer: Timer,
     done: JsFuture,
 }
 
 impl Sleep {
     pub fn new(ms: u32) -> Sleep {
-        let mut id = JsValue::UNDEFINED;
+        let mut timer = None;
         let promise = Promise::new(&mut |resolve, _reject| {
-            if let Some(set_timeout) = global_function("setTimeout") {
-                // called on globalThis: some hosts reject timers called with another `this`
-                id = set_timeout
-                    .call2(&js_sys::global(), &resolve, &JsValue::from(ms))
-                    .unwrap_or(JsValue::UNDEFINED);
-            }
+            timer = Some(Timer::start(&resolve, ms));
         });
         Sleep {
-            id,
+            _timer: timer.unwrap_or(Timer(JsValue::UNDEFINED)),
             done: JsFuture::from(promise),
         }
     }
@@ -50,47 +72,19 @@ impl Future for Sleep {
     }
 }
 
-impl Drop for Sleep {
-    fn drop(&mut self) {
-        if !self.id.is_undefined() {
-            if let Some(clear) = global_function("clearTimeout") {
-                let _ = clear.call1(&js_sys::global(), &self.id);
-            }
-        }
-    }
-}
-
-/// Runs `f` after `ms` unless the returned guard is dropped first.
+/// Runs `f` after `ms` unless dropped first. The timer is cleared before the callback is freed
+/// (fields drop in order).
 pub struct Timeout {
-    id: JsValue,
+    _timer: Timer,
     _callback: wasm_bindgen::closure::Closure<dyn FnMut()>,
 }
 
 impl Timeout {
     pub fn new(ms: u32, f: impl FnMut() + 'static) -> Timeout {
         let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(f);
-        let id = global_function("setTimeout")
-            .and_then(|set_timeout| {
-                set_timeout
-                    .call2(
-                        &js_sys::global(),
-                        callback.as_ref().unchecked_ref(),
-                        &JsValue::from(ms),
-                    )
-                    .ok()
-            })
-            .unwrap_or(JsValue::UNDEFINED);
         Timeout {
-            id,
+            _timer: Timer::start(callback.as_ref().unchecked_ref(), ms),
             _callback: callback,
-        }
-    }
-}
-
-impl Drop for Timeout {
-    fn drop(&mut self) {
-        if let Some(clear) = global_function("clearTimeout") {
-            let _ = clear.call1(&js_sys::global(), &self.id);
         }
     }
 }

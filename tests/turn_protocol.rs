@@ -311,7 +311,7 @@ fn a_replay_restores_refers_to_edges_the_first_store_lacked() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
     // first attempt: retrieval found nothing (the entity did not exist yet)
-    let first = block_on(agent.open_turn(OpenTurnInput {
+    let first = block_on(agent.open_turn(&OpenTurnInput {
         turn_id: Some("t1".into()),
         user_message: "What about Globex?".into(),
         ..Default::default()
@@ -323,7 +323,7 @@ fn a_replay_restores_refers_to_edges_the_first_store_lacked() {
         .store(&json!({"entities":[{"entity_type":"company","name":"Globex"}],"idempotency_key":"seed-globex"}), 0.0)
         .unwrap();
     // the replay finds it; the server would drop the new edge, so it is created separately
-    let replay = block_on(agent.open_turn(OpenTurnInput {
+    let replay = block_on(agent.open_turn(&OpenTurnInput {
         turn_id: Some("t1".into()),
         user_message: "What about Globex?".into(),
         ..Default::default()
@@ -427,18 +427,18 @@ fn a_reused_turn_id_with_other_content_is_an_idempotency_mismatch() {
 fn turn_numbers_count_on_and_close_turn_reuses_them() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
-    let a = block_on(agent.open_turn(OpenTurnInput {
+    let a = block_on(agent.open_turn(&OpenTurnInput {
         user_message: "one".into(),
         ..Default::default()
     }))
     .unwrap();
-    let b = block_on(agent.open_turn(OpenTurnInput {
+    let b = block_on(agent.open_turn(&OpenTurnInput {
         turn_number: Some(7),
         user_message: "two".into(),
         ..Default::default()
     }))
     .unwrap();
-    let c = block_on(agent.open_turn(OpenTurnInput {
+    let c = block_on(agent.open_turn(&OpenTurnInput {
         user_message: "three".into(),
         ..Default::default()
     }))

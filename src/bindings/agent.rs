@@ -144,10 +144,6 @@ fn promise<T: serde::Serialize + 'static>(
     })
 }
 
-fn rejected(e: Error) -> Promise {
-    Promise::reject(&to_js(e))
-}
-
 /// Runs the Neotoma turn protocol for one conversation.
 #[wasm_bindgen]
 pub struct NeotomaAgent {
@@ -157,6 +153,23 @@ pub struct NeotomaAgent {
 impl NeotomaAgent {
     pub fn shared(&self) -> Rc<JsAgent> {
         self.inner.clone()
+    }
+
+    /// Input already read from JS (or why it could not be): the protocol call as a promise,
+    /// or a rejected one. Nothing is sent for bad input.
+    fn run<I, T, Fut>(
+        &self,
+        parsed: Result<I, Error>,
+        work: impl FnOnce(Rc<JsAgent>, I) -> Fut,
+    ) -> Promise
+    where
+        T: serde::Serialize + 'static,
+        Fut: std::future::Future<Output = Result<T, Error>> + 'static,
+    {
+        match parsed {
+            Ok(input) => promise(work(self.inner.clone(), input)),
+            Err(e) => Promise::reject(&to_js(e)),
+        }
     }
 }
 
@@ -195,15 +208,13 @@ impl NeotomaAgent {
             let turn_number = turn_number_field(&opts, "turnNumber")?;
             Ok((message, callback, turn_id, turn_number))
         })();
-        let (message, callback, turn_id, turn_number) = match parsed {
-            Ok(p) => p,
-            Err(e) => return rejected(e),
-        };
-        let agent = self.inner.clone();
-        promise(async move {
-            let llm = JsLlm { callback };
-            agent.turn(message, &llm, turn_id, turn_number).await
-        })
+        self.run(
+            parsed,
+            |agent, (message, callback, turn_id, turn_number)| async move {
+                let llm = JsLlm { callback };
+                agent.turn(message, &llm, turn_id, turn_number).await
+            },
+        )
     }
 
     /// Retrieval and the user message; call `closeTurn` with the reply.
@@ -220,13 +231,9 @@ impl NeotomaAgent {
                 extra: json_object_field(&input, "userMessageExtra")?,
             })
         })();
-        match parsed {
-            Ok(input) => {
-                let agent = self.inner.clone();
-                promise(async move { agent.open_turn(input).await })
-            }
-            Err(e) => rejected(e),
-        }
+        self.run(parsed, |agent, input| async move {
+            agent.open_turn(&input).await
+        })
     }
 
     /// The assistant message of a turn opened with `openTurn`.
@@ -244,13 +251,9 @@ impl NeotomaAgent {
                 extra: json_object_field(&input, "assistantMessageExtra")?,
             })
         })();
-        match parsed {
-            Ok(input) => {
-                let agent = self.inner.clone();
-                promise(async move { agent.close_turn(input).await })
-            }
-            Err(e) => rejected(e),
-        }
+        self.run(parsed, |agent, input| async move {
+            agent.close_turn(input).await
+        })
     }
 
     /// Both messages of a turn that already happened.
@@ -268,17 +271,14 @@ impl NeotomaAgent {
                 refers_to_field(&input)?,
             ))
         })();
-        match parsed {
-            Ok((turn_id, turn_number, user, assistant, refers_to)) => {
-                let agent = self.inner.clone();
-                promise(async move {
-                    agent
-                        .record_turn(turn_id, turn_number, user, assistant, refers_to)
-                        .await
-                })
-            }
-            Err(e) => rejected(e),
-        }
+        self.run(
+            parsed,
+            |agent, (turn_id, turn_number, user, assistant, refers_to)| async move {
+                agent
+                    .record_turn(turn_id, turn_number, user, assistant, refers_to)
+                    .await
+            },
+        )
     }
 }
 

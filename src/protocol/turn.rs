@@ -348,9 +348,9 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
     }
 
     /// Retrieval, then the user message in one store.
-    pub async fn open_turn(&self, input: OpenTurnInput) -> Result<OpenTurnResult, Error> {
+    pub async fn open_turn(&self, input: &OpenTurnInput) -> Result<OpenTurnResult, Error> {
         let (turn_id, turn_number) = self.prepare(
-            input.turn_id,
+            input.turn_id.clone(),
             input.turn_number,
             &input.user_message,
             input.extra.as_ref(),
@@ -432,14 +432,13 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
         turn_id: Option<String>,
         turn_number: Option<u32>,
     ) -> Result<TurnResult, Error> {
-        let opened = self
-            .open_turn(OpenTurnInput {
-                turn_id,
-                turn_number,
-                user_message: user_message.clone(),
-                extra: None,
-            })
-            .await?;
+        let input = OpenTurnInput {
+            turn_id,
+            turn_number,
+            user_message,
+            extra: None,
+        };
+        let opened = self.open_turn(&input).await?;
         let ctx = TurnContext {
             retrieved: opened.retrieved.clone(),
             retrieved_entity_ids: opened.retrieved_entity_ids.clone(),
@@ -447,7 +446,7 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
             turn_number: opened.turn_number,
             conversation_id: self.conversation_id().to_owned(),
         };
-        let reply = llm.reply(&user_message, &ctx).await?;
+        let reply = llm.reply(&input.user_message, &ctx).await?;
         let closed = self
             .close_turn(CloseTurnInput {
                 turn_id: opened.turn_id.clone(),
@@ -476,7 +475,7 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
             self.config.max_message_bytes,
         )?;
         let opened = self
-            .open_turn(OpenTurnInput {
+            .open_turn(&OpenTurnInput {
                 turn_id,
                 turn_number,
                 user_message,
