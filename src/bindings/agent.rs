@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Function, Promise};
+use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -12,7 +12,8 @@ use super::js_values::{
     entity_ids, field, json_object_field, number_field, required_string, string_arg, string_field,
     turn_number_field, u32_field,
 };
-use super::llm::{js_extractor, JsLlm};
+use super::llm::{ignore_rejection, js_extractor, JsLlm};
+use super::reply_sink::ReplySink;
 use crate::platform::{now_ms, JsRuntime};
 use crate::protocol::error::Error;
 use crate::protocol::turn::{Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput};
@@ -199,22 +200,69 @@ impl NeotomaAgent {
         #[wasm_bindgen(unchecked_param_type = "LlmCallback")] llm: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "TurnOptions")] opts: JsValue,
     ) -> Promise {
-        let parsed = (|| {
-            let message = string_arg("userMessage", &user_message)?;
-            let callback: Function = llm
-                .dyn_into()
-                .map_err(|_| Error::invalid_input("llm must be a function"))?;
-            let turn_id = string_field(&opts, "turnId", "")?;
-            let turn_number = turn_number_field(&opts, "turnNumber")?;
-            Ok((message, callback, turn_id, turn_number))
-        })();
+        let parsed = turn_args(&user_message, llm, &opts);
         self.run(
             parsed,
             |agent, (message, callback, turn_id, turn_number)| async move {
-                let llm = JsLlm { callback };
+                let llm = JsLlm {
+                    callback,
+                    sink: None,
+                    max_reply_bytes: agent.config().max_message_bytes,
+                };
                 agent.turn(message, &llm, turn_id, turn_number).await
             },
         )
+    }
+
+    /// A whole turn whose reply streams: returns at once with `{ stream, textStream, done }`.
+    /// The streams carry the reply's chunks as the LLM yields them and end when it is complete;
+    /// `done` resolves to the `TurnResult` once the reply is stored. If anything fails (bad
+    /// input, retrieval/store errors, the LLM's stream erroring midway), both streams error and
+    /// `done` rejects with the same error; no assistant message is stored then.
+    #[wasm_bindgen(js_name = turnStream, unchecked_return_type = "TurnStream")]
+    pub fn turn_stream(
+        &self,
+        #[wasm_bindgen(js_name = userMessage, unchecked_param_type = "string")]
+        user_message: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "LlmCallback")] llm: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TurnOptions")] opts: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let streams = ReplySink::create()?;
+        let sink = streams.sink.clone();
+        let parsed = turn_args(&user_message, llm, &opts);
+        let agent = self.inner.clone();
+        let done = future_to_promise(async move {
+            let result = match parsed {
+                Ok((message, callback, turn_id, turn_number)) => {
+                    let llm = JsLlm {
+                        callback,
+                        sink: Some(sink.clone()),
+                        max_reply_bytes: agent.config().max_message_bytes,
+                    };
+                    agent.turn(message, &llm, turn_id, turn_number).await
+                }
+                Err(e) => Err(e),
+            };
+            match result {
+                Ok(turn) => {
+                    sink.close();
+                    Ok(json_to_js(&turn))
+                }
+                Err(e) => {
+                    let error = to_js(e);
+                    sink.error(&error);
+                    Err(error)
+                }
+            }
+        });
+        // The same error reaches stream readers, so a host that only reads the stream must not
+        // get an unhandled rejection; awaiting `done` still sees it.
+        ignore_rejection(&done);
+        let out = Object::new();
+        Reflect::set(&out, &JsValue::from_str("stream"), &streams.bytes)?;
+        Reflect::set(&out, &JsValue::from_str("textStream"), &streams.text)?;
+        Reflect::set(&out, &JsValue::from_str("done"), &done)?;
+        Ok(out.into())
     }
 
     /// Retrieval and the user message; call `closeTurn` with the reply.
@@ -280,6 +328,19 @@ impl NeotomaAgent {
             },
         )
     }
+}
+
+type TurnArgs = (String, Function, Option<String>, Option<u32>);
+
+/// `turn`/`turnStream` arguments, checked before anything is sent.
+fn turn_args(user_message: &JsValue, llm: JsValue, opts: &JsValue) -> Result<TurnArgs, Error> {
+    let message = string_arg("userMessage", user_message)?;
+    let callback: Function = llm
+        .dyn_into()
+        .map_err(|_| Error::invalid_input("llm must be a function"))?;
+    let turn_id = string_field(opts, "turnId", "")?;
+    let turn_number = turn_number_field(opts, "turnNumber")?;
+    Ok((message, callback, turn_id, turn_number))
 }
 
 fn message_field(input: &JsValue, key: &str) -> Result<String, Error> {

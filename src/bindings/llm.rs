@@ -1,19 +1,28 @@
 //! User callbacks: the LLM and a custom identifier extractor. Whatever they throw or reject
 //! with is handed back unchanged.
 
-use js_sys::{Function, Promise};
-use wasm_bindgen::{JsCast, JsValue};
+use std::rc::Rc;
+
+use js_sys::{Function, JsString, Promise, Reflect, Symbol, Uint8Array};
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
+use web_sys::{TextDecodeOptions, TextDecoder, TextDecoderOptions};
 
 use super::errors::thrown;
 use super::js_values::{entity_ids, field, string_arg};
+use super::reply_sink::ReplySink;
 use crate::protocol::error::Error;
 use crate::protocol::turn::{Extractor, Llm, Reply, TurnContext};
 use crate::transport::js_object::to_js;
 
-/// `(userMessage, ctx) => string | Promise<string> | { text, refersTo? }`
+/// `(userMessage, ctx) => string | { text, refersTo? } | AsyncIterable<string> |
+/// ReadableStream<string | Uint8Array>`, or a promise of one of them.
 pub struct JsLlm {
     pub callback: Function,
+    /// Where a streaming turn sends the reply's chunks (`turnStream`); `None` for `turn`.
+    pub sink: Option<Rc<ReplySink>>,
+    /// `maxMessageBytes`: a streamed reply longer than this is cut off as soon as it is known.
+    pub max_reply_bytes: usize,
 }
 
 impl Llm for JsLlm {
@@ -30,8 +39,194 @@ impl Llm for JsLlm {
         let value = JsFuture::from(Promise::resolve(&returned))
             .await
             .map_err(|e| thrown(e, "llm callback"))?;
-        reply_from_js(&value)
+        let reply = match ChunkSource::of(&value)? {
+            Some(source) => Reply {
+                text: read_reply_stream(&source, self.sink.as_deref(), self.max_reply_bytes)
+                    .await?,
+                refers_to: Vec::new(),
+            },
+            None => {
+                let reply = reply_from_js(&value)?;
+                if let Some(sink) = &self.sink {
+                    sink.push(&JsString::from(reply.text.as_str()));
+                }
+                reply
+            }
+        };
+        // The reply is complete: readers get their end now, before the store round trip.
+        if let Some(sink) = &self.sink {
+            sink.close();
+        }
+        Ok(reply)
     }
+}
+
+/// A streamed reply: a `ReadableStream` (read through its reader) or an async iterable.
+enum ChunkSource {
+    Reader(JsValue),
+    Iterator(JsValue),
+}
+
+impl ChunkSource {
+    fn of(value: &JsValue) -> Result<Option<ChunkSource>, Error> {
+        if !value.is_object() {
+            return Ok(None);
+        }
+        let thrown_by_source = |e| thrown(e, "llm stream");
+        if let Some(get_reader) = method(value, &JsValue::from_str("getReader")) {
+            let reader = get_reader.call0(value).map_err(thrown_by_source)?;
+            return Ok(Some(ChunkSource::Reader(reader)));
+        }
+        if let Some(iterate) = method(value, &Symbol::async_iterator()) {
+            let iterator = iterate.call0(value).map_err(thrown_by_source)?;
+            return Ok(Some(ChunkSource::Iterator(iterator)));
+        }
+        Ok(None)
+    }
+
+    /// The next chunk, or `None` at the end. The source's own errors come back unchanged.
+    async fn next(&self) -> Result<Option<JsValue>, Error> {
+        let (target, name) = match self {
+            ChunkSource::Reader(reader) => (reader, "read"),
+            ChunkSource::Iterator(iterator) => (iterator, "next"),
+        };
+        let next = method(target, &JsValue::from_str(name)).ok_or_else(|| {
+            Error::invalid_input(format!("the llm stream has no {name}() method"))
+        })?;
+        let pending = next.call0(target).map_err(|e| thrown(e, "llm stream"))?;
+        let step = JsFuture::from(Promise::resolve(&pending))
+            .await
+            .map_err(|e| thrown(e, "llm stream"))?;
+        if !step.is_object() {
+            return Err(Error::invalid_input(
+                "the llm stream's next()/read() must resolve to { done, value }",
+            ));
+        }
+        let done = Reflect::get(&step, &JsValue::from_str("done")).unwrap_or(JsValue::TRUE);
+        if done.is_truthy() {
+            return Ok(None);
+        }
+        Ok(Some(
+            Reflect::get(&step, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED),
+        ))
+    }
+
+    /// We stop reading early (a bad chunk, too long): tell the producer, ignoring what it says.
+    fn cancel(&self, reason: &JsValue) {
+        let (target, name) = match self {
+            ChunkSource::Reader(reader) => (reader, "cancel"),
+            ChunkSource::Iterator(iterator) => (iterator, "return"),
+        };
+        if let Some(stop) = method(target, &JsValue::from_str(name)) {
+            if let Ok(pending) = stop.call1(target, reason) {
+                if let Ok(promise) = pending.dyn_into::<Promise>() {
+                    ignore_rejection(&promise);
+                }
+            }
+        }
+    }
+}
+
+/// Reads a streamed reply to its end, passing chunks to `sink` as they come. The text is the
+/// chunks concatenated exactly: `Uint8Array` chunks are decoded as UTF-8 with invalid bytes
+/// refused (never replaced), and a lone surrogate in the whole is refused as for any message.
+async fn read_reply_stream(
+    source: &ChunkSource,
+    sink: Option<&ReplySink>,
+    max_bytes: usize,
+) -> Result<String, Error> {
+    let mut text = JsString::from("");
+    let mut decoder: Option<TextDecoder> = None;
+    let result: Result<(), Error> = async {
+        while let Some(chunk) = source.next().await? {
+            let piece = chunk_text(&chunk, &mut decoder)?;
+            text = text.concat(&piece);
+            // Each UTF-16 unit is at least one UTF-8 byte: over in units means over in bytes.
+            if text.length() as usize > max_bytes {
+                return Err(too_long(max_bytes));
+            }
+            if let Some(sink) = sink {
+                sink.push(&piece);
+            }
+        }
+        if let Some(decoder) = &decoder {
+            let rest = decoder.decode().map_err(|_| invalid_utf8())?;
+            if let Some(sink) = sink {
+                sink.push(&JsString::from(rest.as_str()));
+            }
+            text = text.concat(&JsString::from(rest));
+        }
+        Ok(())
+    }
+    .await;
+    if let Err(e) = result {
+        if e.external.is_none() {
+            source.cancel(&JsValue::from_str(&e.message));
+        }
+        return Err(e);
+    }
+    let text = string_arg("llm reply", &text)?;
+    if text.len() > max_bytes {
+        return Err(too_long(max_bytes));
+    }
+    Ok(text)
+}
+
+fn chunk_text(chunk: &JsValue, decoder: &mut Option<TextDecoder>) -> Result<JsString, Error> {
+    if let Some(s) = chunk.dyn_ref::<JsString>() {
+        return Ok(s.clone());
+    }
+    if chunk.is_instance_of::<Uint8Array>() {
+        let decoder = match decoder {
+            Some(d) => d,
+            None => decoder.insert(utf8_decoder()?),
+        };
+        let streaming = TextDecodeOptions::new();
+        streaming.set_stream(true);
+        let decoded = decoder
+            .decode_with_buffer_source_and_options(chunk.unchecked_ref(), &streaming)
+            .map_err(|_| invalid_utf8())?;
+        return Ok(JsString::from(decoded));
+    }
+    Err(Error::invalid_input(
+        "the llm stream must yield strings or Uint8Array chunks",
+    ))
+}
+
+/// Refuses invalid bytes (never U+FFFD) and keeps a leading BOM: the text is what was sent.
+fn utf8_decoder() -> Result<TextDecoder, Error> {
+    let options = TextDecoderOptions::new();
+    options.set_fatal(true);
+    let _ = Reflect::set(&options, &JsValue::from_str("ignoreBOM"), &JsValue::TRUE);
+    TextDecoder::new_with_label_and_options("utf-8", &options)
+        .map_err(|_| Error::invalid_input("TextDecoder is not available"))
+}
+
+fn invalid_utf8() -> Error {
+    Error::invalid_input("the llm stream yielded bytes that are not valid UTF-8")
+}
+
+fn too_long(max_bytes: usize) -> Error {
+    Error::invalid_input(format!(
+        "the llm reply is longer than maxMessageBytes ({max_bytes})"
+    ))
+}
+
+/// `obj[key]` when it is a function.
+fn method(obj: &JsValue, key: &JsValue) -> Option<Function> {
+    Reflect::get(obj, key)
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+}
+
+/// Marks `promise`'s rejection as handled (it is reported elsewhere), with one shared no-op.
+pub fn ignore_rejection(promise: &Promise) {
+    thread_local! {
+        static IGNORE: Closure<dyn FnMut(JsValue)> = Closure::new(|_| {});
+    }
+    IGNORE.with(|ignore| {
+        let _ = promise.catch(ignore);
+    });
 }
 
 /// Reads what the LLM callback resolved to.

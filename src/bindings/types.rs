@@ -89,10 +89,32 @@ export interface LlmReply {
   refersTo?: Array<string | { id: string }>;
 }
 
+/**
+ * A streamed reply: chunks as the model produces them. Strings are taken as they are; bytes are
+ * decoded as UTF-8 (invalid bytes are refused, never replaced). The stored reply is exactly the
+ * chunks concatenated.
+ */
+export type LlmReplyStream = AsyncIterable<string> | ReadableStream<string | Uint8Array>;
+
 export type LlmCallback = (
   userMessage: string,
   ctx: TurnContext,
-) => string | LlmReply | Promise<string | LlmReply>;
+) =>
+  | string
+  | LlmReply
+  | LlmReplyStream
+  | Promise<string | LlmReply | LlmReplyStream>;
+
+/** What `agent.turnStream` returns, at once. */
+export interface TurnStream {
+  /** The reply's UTF-8 bytes as they come: `new Response(stream)` works. */
+  stream: ReadableStream<Uint8Array>;
+  /** The same reply as string chunks, for rendering tokens. */
+  textStream: ReadableStream<string>;
+  /** The `TurnResult`, once the whole reply is stored (`ctx.waitUntil(done)`). Rejects with the
+   *  error the streams error with (the LLM's own, unchanged, if its stream failed). */
+  done: Promise<TurnResult>;
+}
 
 export interface TurnOptions {
   turnId?: string;

@@ -50,6 +50,8 @@ pub fn with_memory(
         let agent = agent.clone();
         let llm = JsLlm {
             callback: agent_fn.clone(),
+            sink: None,
+            max_reply_bytes: agent.config().max_message_bytes,
         };
         future_to_promise(async move {
             let result = agent

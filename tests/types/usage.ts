@@ -12,6 +12,7 @@ import {
   type NeotomaError,
   type RetrievedEntity,
   type TurnResult,
+  type TurnStream,
 } from "neotoma-agent-wasm";
 
 const options: AgentOptions = {
@@ -55,12 +56,25 @@ async function main(): Promise<void> {
   }
   void [ids, replayed, closed.refersTo, n, shared, status, reply, memory, found, key];
 
+  // Streaming: an async generator or a ReadableStream as the reply; bytes out, result later.
+  const streamed: TurnStream = agent.turnStream("Tell me about Acme Corp", async function* (m, ctx) {
+    yield `${m} `;
+    yield ctx.conversationId;
+  });
+  const body: ReadableStream<Uint8Array> = streamed.stream;
+  const tokens: ReadableStream<string> = streamed.textStream;
+  const finished: TurnResult = await streamed.done;
+  await agent.turn("x", () => new ReadableStream<Uint8Array>());
+  void [body, tokens, finished];
+
   // @ts-expect-error conversationId is required
   new NeotomaAgent({});
   // @ts-expect-error assistantRefersTo is "cited" | "retrieved"
   new NeotomaAgent({ conversationId: "c", assistantRefersTo: "all" });
   // @ts-expect-error the LLM returns a string or { text }
   await agent.turn("x", () => 42);
+  // @ts-expect-error a streamed reply yields strings (or bytes from a ReadableStream)
+  agent.turnStream("x", async function* () { yield 42; });
   // @ts-expect-error idempotencyKey's role is "user" | "assistant"
   idempotencyKey("c", "t", "system");
   // @ts-expect-error closeTurn needs the turn id
