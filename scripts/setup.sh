@@ -7,7 +7,7 @@
 #     wasm-bindgen-test-runner)
 #   - wasm-pack 0.15.1
 #   - Debian chromium + chromium-driver (headless browser tests)
-#   - npm ci: binaryen (wasm-opt), playwright-core, smol-toml, miniflare 3 (workerd), deno
+#   - npm ci: binaryen (wasm-opt), playwright-core, smol-toml, miniflare 3 (workerd), deno, vite
 #
 # Only package registries are used (crates.io, Debian, npm): nothing downloads its own binaries.
 set -euo pipefail
@@ -62,13 +62,25 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
 fi
 
 # --- npm dev tooling --------------------------------------------------------------------------------
-# npm ci when node_modules is missing or older than the lock file. --ignore-scripts: deno's and
-# workerd's postinstall only relink their binaries, which npm ships as optional dependencies; the
-# bin shims find them without it (and newer npm blocks those scripts by default anyway).
+# npm ci when node_modules is missing, older than the lock file, or lacks a package the lock file
+# pins at that version (file times alone miss a devDependency added while node_modules was kept).
+# --ignore-scripts: deno's and workerd's postinstall only relink their binaries, which npm ships as
+# optional dependencies; the bin shims find them without it (and newer npm blocks those scripts by
+# default anyway).
+lock_installed() {
+  node -e '
+    const fs = require("fs");
+    const want = JSON.parse(fs.readFileSync("package-lock.json", "utf8")).packages;
+    const have = JSON.parse(fs.readFileSync("node_modules/.package-lock.json", "utf8")).packages;
+    const missing = Object.entries(want).filter(([p, e]) => p && !e.optional && have[p]?.version !== e.version);
+    if (missing.length) { console.error("[setup] not installed: " + missing.map(([p]) => p).slice(0, 5).join(", ")); process.exit(1); }
+  '
+}
 if [ ! -f node_modules/.package-lock.json ] \
   || [ package-lock.json -nt node_modules/.package-lock.json ] \
   || [ package.json -nt node_modules/.package-lock.json ] \
-  || [ ! -x node_modules/.bin/wasm-opt ]; then
+  || [ ! -x node_modules/.bin/wasm-opt ] \
+  || ! lock_installed; then
   say "npm ci"
   npm ci --ignore-scripts --no-audit --no-fund
 fi

@@ -1,7 +1,8 @@
 // Packaging tests, in the spirit of automerge's: `npm pack` the built pkg/, install the tarball into
 // small fixture projects (tests/packaging/*, copied to a temp dir) and run a real two-turn
 // conversation in each runtime, every turn going over HTTP to the local Neotoma-shaped server on
-// 127.0.0.1. Then check on the server what the conversation stored.
+// 127.0.0.1. Then check on the server what the conversation stored (assertTwoTurnConversationStored
+// in tests/packaging/helpers.mjs, shared with the Vite + Chromium fixture in packaging-vite.test.mjs).
 //
 //   Node ESM  tests/packaging/node-esm  `node main.mjs`; the package name resolves via exports["."].node
 //   Deno      tests/packaging/deno      `deno run` with deno.json `"nodeModulesDir": "manual"`: Deno
@@ -10,9 +11,9 @@
 //                                       DENO_DIR is a temp dir, --cached-only, net only to 127.0.0.1.
 //   workerd   tests/packaging/worker    Miniflare 3 (which does not resolve npm packages): the test
 //                                       reads exports["."].workerd from the installed package.json and
-//                                       lists the modules itself: the package's files under their real
-//                                       node_modules/ paths (ESModule for .mjs/.js, CompiledWasm for the
-//                                       .wasm) plus a one-line module named 'neotoma-agent-wasm' that
+//                                       lists the modules itself: that entry and the package files it
+//                                       imports, transitively, under their real node_modules/ paths
+//                                       (ESModule for .mjs/.js, CompiledWasm for the .wasm) plus a one-line module named 'neotoma-agent-wasm' that
 //                                       re-exports that entry (the import map a bundler would apply).
 
 import { test, before, after } from 'node:test';
@@ -23,22 +24,21 @@ import { pathToFileURL } from 'node:url';
 
 import { Miniflare } from 'miniflare';
 
-import { startTestServer, seed, turnIndex, rowsByKey, randomId } from '../server/harness.mjs';
+import { startTestServer, seed, randomId } from '../server/harness.mjs';
 import {
+  assertTwoTurnConversationStored,
   DENO_BIN,
   describeRun,
   installFixture,
   installedPackage,
   lastJsonLine,
   makeWorkspace,
+  MESSAGES,
   packTarball,
   run,
   PACKAGE_NAME,
+  TURN_IDS,
 } from '../packaging/helpers.mjs';
-
-// The fixtures send these two messages with turn ids turn-1 and turn-2.
-const MESSAGES = ['Tell me about Acme Corp', 'Is Acme Corp still a customer?'];
-const TURN_IDS = ['turn-1', 'turn-2'];
 
 let server;
 let acme;
@@ -61,36 +61,20 @@ after(async () => {
   if (process.env.PACKAGING_TIMINGS) console.error('packaging timings (ms):', JSON.stringify(timings));
 });
 
-/** The two TurnResults and what the server stored for the conversation. */
-async function checkConversation(cid, turns) {
-  assert.equal(turns.length, 2);
-  const [r1, r2] = turns;
-  for (const [i, r] of turns.entries()) {
-    assert.equal(r.turnId, TURN_IDS[i]);
-    assert.equal(r.turnNumber, i + 1);
-    assert.equal(r.assistantMessage, `Turn ${i + 1}: Acme Corp, noted.`);
-    assert.deepEqual(r.replayed, { user: false, assistant: false });
-    assert.deepEqual(r.retrievedEntityIds, [acme]);
-    assert.deepEqual(r.refersTo, [acme]);
-    assert.ok(Array.isArray(r.storeWarnings));
+/**
+ * `file` and every file it imports by relative path, transitively (static `import`/`export … from`),
+ * as absolute paths: the modules a Worker built from that entry is made of.
+ */
+async function relativeImports(file, seen = new Set()) {
+  seen.add(file);
+  if (!file.endsWith('.wasm')) {
+    const source = await readFile(file, 'utf8');
+    for (const [, spec] of source.matchAll(/^\s*(?:import|export)\b[^'"]*?['"](\.\.?\/[^'"]+)['"]/gm)) {
+      const target = path.resolve(path.dirname(file), spec);
+      if (!seen.has(target)) await relativeImports(target, seen);
+    }
   }
-  assert.equal(r1.conversationEntityId, r2.conversationEntityId);
-
-  const index = await turnIndex(server, cid);
-  assert.equal(index.conversation_id, cid);
-  assert.equal(index.conversation_entity_id, r1.conversationEntityId);
-  assert.equal(index.turns.length, 4, JSON.stringify(index.turns, null, 1));
-  const rows = rowsByKey(index);
-  const [k1, k2] = TURN_IDS.map((t) => `${cid}:${t}`);
-  assert.deepEqual(Object.keys(rows).sort(), [k1, `${k1}:assistant`, k2, `${k2}:assistant`].sort());
-  for (const [k, r, n] of [[k1, r1, 1], [k2, r2, 2]]) {
-    assert.equal(rows[k].role, 'user');
-    assert.equal(rows[k].turn_number, n);
-    assert.equal(rows[k].message_entity_id, r.userMessageEntityId);
-    assert.equal(rows[`${k}:assistant`].role, 'assistant');
-    assert.equal(rows[`${k}:assistant`].turn_number, n);
-    assert.equal(rows[`${k}:assistant`].message_entity_id, r.assistantMessageEntityId);
-  }
+  return [...seen];
 }
 
 test('Node ESM: the packed tarball, installed in a "type": "module" project, runs two turns over HTTP', { timeout: 120_000 }, async () => {
@@ -104,7 +88,7 @@ test('Node ESM: the packed tarball, installed in a "type": "module" project, run
   const out = lastJsonLine(r.stdout);
   const { dir: pkgDir } = await installedPackage(dir);
   assert.equal(out.resolved, pathToFileURL(path.join(pkgDir, 'node.mjs')).href);
-  await checkConversation(cid, out.turns);
+  await assertTwoTurnConversationStored(server, { conversationId: cid, turns: out.turns, entityId: acme });
 });
 
 test('Deno: the packed tarball, npm-installed, runs two turns over HTTP through the deno entry', { timeout: 120_000 }, async () => {
@@ -129,7 +113,7 @@ test('Deno: the packed tarball, npm-installed, runs two turns over HTTP through 
   const out = lastJsonLine(r.stdout);
   const { dir: pkgDir } = await installedPackage(dir);
   assert.equal(out.resolved, pathToFileURL(path.join(pkgDir, 'deno.mjs')).href);
-  await checkConversation(cid, out.turns);
+  await assertTwoTurnConversationStored(server, { conversationId: cid, turns: out.turns, entityId: acme });
 });
 
 test('workerd (Miniflare): a Worker importing the packed package runs two turns over HTTP', { timeout: 120_000 }, async () => {
@@ -141,7 +125,7 @@ test('workerd (Miniflare): a Worker importing the packed package runs two turns 
   const entryPath = path.join(pkgDir, entry);
   const entryName = path.relative(dir, entryPath).split(path.sep).join('/');
   const typeOf = (file) => (file.endsWith('.wasm') ? 'CompiledWasm' : 'ESModule');
-  const pkgFiles = [entry, './neotoma_agent_wasm.js', './neotoma_agent_wasm_bg.wasm'].map((f) => path.join(pkgDir, f));
+  const pkgFiles = await relativeImports(entryPath);
   const t1 = performance.now();
 
   const mf = new Miniflare({
@@ -153,7 +137,7 @@ test('workerd (Miniflare): a Worker importing the packed package runs two turns 
         path: path.join(dir, PACKAGE_NAME),
         contents: `export * from './${entryName}';\nexport { default } from './${entryName}';\n`,
       },
-      ...[...new Set(pkgFiles)].map((p) => ({ type: typeOf(p), path: p })),
+      ...pkgFiles.map((p) => ({ type: typeOf(p), path: p })),
     ],
     bindings: { NEOTOMA_URL: server.url, NEOTOMA_TOKEN: server.token },
     compatibilityDate: '2024-09-23',
@@ -173,7 +157,7 @@ test('workerd (Miniflare): a Worker importing the packed package runs two turns 
       turns.push(JSON.parse(text));
     }
     timings.workerd = { install: Math.round(t1 - t0), run: Math.round(performance.now() - t1) };
-    await checkConversation(cid, turns);
+    await assertTwoTurnConversationStored(server, { conversationId: cid, turns, entityId: acme });
     // the module the Worker ran is the workerd entry (it compiles nothing at run time)
     assert.match(await readFile(entryPath, 'utf8'), /import wasmModule from '\.\/neotoma_agent_wasm_bg\.wasm'/);
   } finally {

@@ -1,12 +1,16 @@
-// Helpers for the packaging tests (tests/node/packaging.test.mjs): pack the built `pkg/` with npm,
-// install the tarball into a temp copy of a fixture project, run child processes with a bound.
+// Helpers for the packaging tests (tests/node/packaging*.test.mjs): pack the built `pkg/` with npm,
+// install the tarball into a temp copy of a fixture project, run child processes with a bound, and
+// check what a fixture's two-turn conversation stored on the local Neotoma-shaped server.
 // Everything happens offline (the tarball has no dependencies) under one temp dir per test run.
 
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { entitySnapshot, related, rowsByKey, turnIndex } from '../server/harness.mjs';
 
 export const FIXTURES_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = path.resolve(FIXTURES_DIR, '..', '..');
@@ -108,4 +112,75 @@ export async function installedPackage(fixtureDir) {
 export function lastJsonLine(stdout) {
   const lines = stdout.split('\n').filter((l) => l.trim() !== '');
   return JSON.parse(lines[lines.length - 1]);
+}
+
+// Every fixture runs the same conversation: these two messages under these turn ids, with a model
+// that answers `Turn <n>: <names of the retrieved entities>, noted.`, so every reply names the one
+// seeded entity (Acme Corp) and the assistant message refers to it.
+export const MESSAGES = ['Tell me about Acme Corp', 'Is Acme Corp still a customer?'];
+export const TURN_IDS = ['turn-1', 'turn-2'];
+export const REPLIES = ['Turn 1: Acme Corp, noted.', 'Turn 2: Acme Corp, noted.'];
+
+/**
+ * The two TurnResults a fixture returned, and what the server stored for the conversation: exactly
+ * two user and two assistant `conversation_message`s (turn-index rows and every PART_OF edge into
+ * the conversation), each with its turn key, turn number, role and content, PART_OF the
+ * conversation and REFERS_TO `entityId` (the seeded entity both messages name) and nothing else.
+ */
+export async function assertTwoTurnConversationStored(server, { conversationId, turns, entityId }) {
+  assert.equal(turns.length, 2, JSON.stringify(turns));
+  for (const [i, r] of turns.entries()) {
+    assert.equal(r.turnId, TURN_IDS[i]);
+    assert.equal(r.turnNumber, i + 1);
+    assert.equal(r.assistantMessage, REPLIES[i]);
+    assert.deepEqual(r.replayed, { user: false, assistant: false });
+    assert.deepEqual(r.retrievedEntityIds, [entityId]);
+    assert.deepEqual(r.refersTo, [entityId]);
+    assert.ok(Array.isArray(r.storeWarnings));
+  }
+  const conversationEntityId = turns[0].conversationEntityId;
+  assert.equal(turns[1].conversationEntityId, conversationEntityId);
+
+  const index = await turnIndex(server, conversationId);
+  assert.equal(index.conversation_id, conversationId);
+  assert.equal(index.conversation_entity_id, conversationEntityId);
+  const conversation = await entitySnapshot(server, conversationEntityId);
+  assert.equal(conversation.entity_type, 'conversation');
+  assert.equal(conversation.snapshot.conversation_id, conversationId);
+
+  const rows = rowsByKey(index);
+  const expected = turns.flatMap((r, i) => {
+    const userKey = `${conversationId}:${TURN_IDS[i]}`;
+    return [
+      { key: userKey, role: 'user', content: MESSAGES[i], n: i + 1, id: r.userMessageEntityId },
+      { key: `${userKey}:assistant`, role: 'assistant', content: REPLIES[i], n: i + 1, id: r.assistantMessageEntityId },
+    ];
+  });
+  assert.equal(index.turns.length, 4, JSON.stringify(index.turns, null, 1));
+  assert.deepEqual(Object.keys(rows).sort(), expected.map((m) => m.key).sort());
+  for (const m of expected) {
+    const row = rows[m.key];
+    assert.equal(row.role, m.role, m.key);
+    assert.equal(row.turn_number, m.n, m.key);
+    assert.equal(row.message_entity_id, m.id, m.key);
+
+    const message = await entitySnapshot(server, m.id);
+    assert.equal(message.entity_type, 'conversation_message', m.key);
+    assert.deepEqual(
+      { content: message.snapshot.content, role: message.snapshot.role, turn_key: message.snapshot.turn_key, turn_number: message.snapshot.turn_number },
+      { content: m.content, role: m.role, turn_key: m.key, turn_number: m.n },
+      m.key,
+    );
+    const edges = (await related(server, m.id, 'outbound')).relationships
+      .filter((e) => e.source_entity_id === m.id)
+      .map((e) => `${e.relationship_type} ${e.target_entity_id}`)
+      .sort();
+    assert.deepEqual(edges, [`PART_OF ${conversationEntityId}`, `REFERS_TO ${entityId}`].sort(), m.key);
+  }
+  // nothing else is PART_OF the conversation: the four messages are all it holds
+  const members = (await related(server, conversationEntityId, 'inbound', ['PART_OF'])).relationships
+    .filter((e) => e.relationship_type === 'PART_OF' && e.target_entity_id === conversationEntityId)
+    .map((e) => e.source_entity_id)
+    .sort();
+  assert.deepEqual(members, expected.map((m) => m.id).sort());
 }
