@@ -1128,8 +1128,9 @@ impl<'a> Scanner<'a> {
         if s.is_empty() {
             return;
         }
+        // A cut may end between the words of a name: trim again.
         let s = match s.char_indices().nth(MAX_IDENTIFIER_CHARS) {
-            Some((cut, _)) => &s[..cut],
+            Some((cut, _)) => s[..cut].trim_end(),
             None => s,
         };
         let mut buf = [0u8; 64];
@@ -2286,6 +2287,14 @@ mod tests {
             let out = ids(text);
             assert!(out.len() <= MAX_IDENTIFIERS);
         }
+    }
+
+    #[test]
+    fn identifiers_cut_to_the_cap_are_trimmed() {
+        // Found by tests/prop_identifiers.rs: the 200-char cut fell on the space in a name.
+        let text = format!("A{}Aaaa NASA", "b".repeat(194));
+        let id = &ids(&text)[0];
+        assert_eq!(id.as_str(), &text[..199]);
     }
 
     #[test]
