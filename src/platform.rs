@@ -28,7 +28,12 @@ impl Timer {
         let id = global_function("setTimeout")
             .and_then(|set_timeout| {
                 set_timeout
-                    .call2(&js_sys::global(), callback, &JsValue::from(ms))
+                    // above 2^31-1 ms hosts fire at once instead of never
+                    .call2(
+                        &js_sys::global(),
+                        callback,
+                        &JsValue::from(ms.min(i32::MAX as u32)),
+                    )
                     .ok()
             })
             .unwrap_or(JsValue::UNDEFINED);
@@ -125,5 +130,13 @@ impl Runtime for JsRuntime {
 
     fn random_uuid(&self) -> String {
         uuid_v4(random_bytes())
+    }
+
+    fn random_unit(&self) -> f64 {
+        js_sys::Math::random()
+    }
+
+    fn now_ms(&self) -> f64 {
+        now_ms()
     }
 }

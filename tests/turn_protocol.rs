@@ -2,49 +2,23 @@
 //! comes back, and what happens when lookups fail or hang.
 
 use std::cell::{Cell, RefCell};
-use std::future::Future;
-use std::pin::pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+use std::task::Poll;
 
 use serde_json::{json, Value};
 
 use neotoma_agent_wasm::protocol::error::{Error, ErrorCode};
+use neotoma_agent_wasm::protocol::outbox::MemoryStorage;
+use neotoma_agent_wasm::protocol::retry::RetryPolicy;
 use neotoma_agent_wasm::protocol::turn::{
-    Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, Llm, OpenTurnInput, Reply, Runtime,
-    TurnContext,
+    Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, Llm, OpenTurnInput, Reply, TurnContext,
 };
 use neotoma_agent_wasm::store::EmbeddedStore;
 use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
 use neotoma_agent_wasm::transport::Transport;
 
-/// Everything here completes without real waiting, so polling in a loop is a full executor.
-fn block_on<F: Future>(f: F) -> F::Output {
-    let mut f = pin!(f);
-    let mut cx = Context::from_waker(Waker::noop());
-    for _ in 0..10_000 {
-        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-            return v;
-        }
-    }
-    panic!("future did not complete");
-}
-
-/// Timers fire at once (a pending lookup loses its race); UUIDs count up.
-#[derive(Default)]
-struct TestRuntime {
-    next: Cell<u8>,
-}
-
-impl Runtime for TestRuntime {
-    fn sleep(&self, _ms: u32) -> impl Future<Output = ()> {
-        std::future::ready(())
-    }
-    fn random_uuid(&self) -> String {
-        self.next.set(self.next.get() + 1);
-        neotoma_agent_wasm::protocol::keys::uuid_v4([self.next.get(); 16])
-    }
-}
+mod common;
+use common::{block_on, TestRuntime};
 
 /// The embedded store, with a log of calls and lookups that can fail or never answer.
 struct Observed {
@@ -136,7 +110,7 @@ impl Fixture {
         Fixture { store }
     }
 
-    fn agent(&self, config: AgentConfig) -> Agent<Observed, TestRuntime> {
+    fn agent(&self, config: AgentConfig) -> Agent<Observed, TestRuntime, MemoryStorage> {
         self.agent_with(config, vec![], vec![])
     }
 
@@ -145,14 +119,20 @@ impl Fixture {
         config: AgentConfig,
         failing: Vec<&'static str>,
         hanging: Vec<&'static str>,
-    ) -> Agent<Observed, TestRuntime> {
+    ) -> Agent<Observed, TestRuntime, MemoryStorage> {
         let transport = Observed {
             inner: EmbeddedTransport::new(self.store.clone(), Rc::new(|| 1_700_000_000_000.0)),
             calls: RefCell::new(Vec::new()),
             failing,
             hanging,
         };
-        Agent::new(config, transport, TestRuntime::default()).unwrap()
+        Agent::new(
+            config,
+            transport,
+            TestRuntime::default(),
+            MemoryStorage::default(),
+        )
+        .unwrap()
     }
 
     fn snapshot(&self, id: &str) -> Value {
@@ -220,7 +200,8 @@ const MESSAGE: &str = "Tell me about Acme Corp and \"Project Falcon\"";
 fn a_turn_is_one_retrieval_wave_and_two_stores() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
-    let r = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap();
+    let r =
+        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
 
     let calls = agent.transport().calls.borrow().clone();
     let paths: Vec<&str> = calls.iter().map(|(p, _)| p.as_str()).collect();
@@ -251,25 +232,28 @@ fn a_turn_is_one_retrieval_wave_and_two_stores() {
     // the reply cites Acme Corp only
     assert_eq!(r.refers_to, vec![acme.clone()]);
 
-    let user = fx.snapshot(&r.user_message_entity_id);
+    let user = fx.snapshot(r.user_message_entity_id.as_deref().unwrap());
     assert_eq!(user["snapshot"]["content"], MESSAGE);
     assert_eq!(user["snapshot"]["role"], "user");
     assert_eq!(
-        fx.outbound(&r.user_message_entity_id, "PART_OF"),
-        vec![r.conversation_entity_id.clone()]
+        fx.outbound(r.user_message_entity_id.as_deref().unwrap(), "PART_OF"),
+        vec![r.conversation_entity_id.clone().unwrap()]
     );
-    let mut user_refs = fx.outbound(&r.user_message_entity_id, "REFERS_TO");
+    let mut user_refs = fx.outbound(r.user_message_entity_id.as_deref().unwrap(), "REFERS_TO");
     user_refs.sort();
     let mut want = vec![acme.clone(), falcon];
     want.sort();
     assert_eq!(user_refs, want);
     assert_eq!(
-        fx.outbound(&r.assistant_message_entity_id, "REFERS_TO"),
+        fx.outbound(
+            r.assistant_message_entity_id.as_deref().unwrap(),
+            "REFERS_TO"
+        ),
         vec![acme]
     );
     assert_eq!(
-        fx.outbound(&r.assistant_message_entity_id, "PART_OF"),
-        vec![r.conversation_entity_id]
+        fx.outbound(r.assistant_message_entity_id.as_deref().unwrap(), "PART_OF"),
+        vec![r.conversation_entity_id.unwrap()]
     );
 }
 
@@ -279,7 +263,7 @@ fn retrieved_mode_refers_to_everything_retrieved() {
     let mut config = AgentConfig::new("c1");
     config.assistant_refers_to = AssistantRefersTo::Retrieved;
     let agent = fx.agent(config);
-    let r = block_on(agent.turn(MESSAGE.into(), &NamingLlm, None, None)).unwrap();
+    let r = block_on(agent.turn(MESSAGE.into(), &NamingLlm, None, None, None)).unwrap();
     assert_eq!(r.refers_to, r.retrieved_entity_ids);
     assert_eq!(r.refers_to.len(), 2);
 }
@@ -288,9 +272,11 @@ fn retrieved_mode_refers_to_everything_retrieved() {
 fn a_replayed_turn_writes_nothing_and_returns_the_same_ids() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
-    let first = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap();
+    let first =
+        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
     let count = fx.store.borrow().entity_count();
-    let again = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap();
+    let again =
+        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
     assert_eq!(fx.store.borrow().entity_count(), count);
     assert_eq!(again.user_message_entity_id, first.user_message_entity_id);
     assert_eq!(
@@ -333,7 +319,10 @@ fn a_replay_restores_refers_to_edges_the_first_store_lacked() {
     assert_eq!(replay.user_message_entity_id, first.user_message_entity_id);
     assert_eq!(agent.transport().count("/create_relationships"), 1);
     assert_eq!(
-        fx.outbound(&replay.user_message_entity_id, "REFERS_TO"),
+        fx.outbound(
+            replay.user_message_entity_id.as_deref().unwrap(),
+            "REFERS_TO"
+        ),
         vec![fx.id_of("Globex")]
     );
 }
@@ -349,6 +338,7 @@ fn failing_and_hanging_lookups_are_skipped() {
     let r = block_on(agent.turn(
         "Acme Corp, \"Project Falcon\" and Sarah Chen".into(),
         &NamingLlm,
+        None,
         None,
         None,
     ))
@@ -368,6 +358,7 @@ fn retrieval_is_bounded_by_the_limit() {
         &NamingLlm,
         None,
         None,
+        None,
     ))
     .unwrap();
     assert_eq!(agent.transport().count("/retrieve"), 2);
@@ -379,8 +370,8 @@ fn an_llm_error_leaves_the_user_message_and_no_assistant_message() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
     let before = fx.store.borrow().entity_count();
-    let err =
-        block_on(agent.turn(MESSAGE.into(), &FailingLlm, Some("t1".into()), None)).unwrap_err();
+    let err = block_on(agent.turn(MESSAGE.into(), &FailingLlm, Some("t1".into()), None, None))
+        .unwrap_err();
     assert_eq!(err.message, "the model is down");
     assert_eq!(agent.transport().count("/store"), 1);
     assert_eq!(fx.store.borrow().entity_count(), before + 2);
@@ -398,14 +389,16 @@ fn bad_input_sends_nothing() {
         (Some("t\n1".into()), "ok"),
         (None, "far more than eight bytes"),
     ] {
-        let err = block_on(agent.turn(message.into(), &NamingLlm, turn_id, None)).unwrap_err();
+        let err =
+            block_on(agent.turn(message.into(), &NamingLlm, turn_id, None, None)).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidInput);
     }
     assert!(agent.transport().calls.borrow().is_empty());
     assert!(Agent::new(
         AgentConfig::new(" "),
         fx.agent(AgentConfig::new("c")).transport().inner.clone(),
-        TestRuntime::default()
+        TestRuntime::default(),
+        MemoryStorage::default()
     )
     .is_err());
 }
@@ -414,10 +407,10 @@ fn bad_input_sends_nothing() {
 fn a_reused_turn_id_with_other_content_is_an_idempotency_mismatch() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
-    block_on(agent.turn("first".into(), &NamingLlm, Some("t1".into()), None)).unwrap();
+    block_on(agent.turn("first".into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
     let count = fx.store.borrow().entity_count();
-    let err =
-        block_on(agent.turn("second".into(), &NamingLlm, Some("t1".into()), None)).unwrap_err();
+    let err = block_on(agent.turn("second".into(), &NamingLlm, Some("t1".into()), None, None))
+        .unwrap_err();
     assert_eq!(err.code, ErrorCode::IdempotencyMismatch);
     assert_eq!(err.status, Some(400));
     assert_eq!(fx.store.borrow().entity_count(), count);
@@ -454,7 +447,7 @@ fn turn_numbers_count_on_and_close_turn_reuses_them() {
     .unwrap();
     assert_eq!(closed.turn_number, Some(7));
     assert_eq!(closed.refers_to, vec!["ent_explicit".to_string()]);
-    let stored = fx.snapshot(&closed.assistant_message_entity_id);
+    let stored = fx.snapshot(closed.assistant_message_entity_id.as_deref().unwrap());
     assert_eq!(stored["snapshot"]["turn_number"], 7);
 }
 
@@ -463,8 +456,8 @@ fn turns_in_flight_together_get_distinct_numbers() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
     let (a, b) = block_on(futures_util::future::join(
-        agent.turn("first".into(), &NamingLlm, None, None),
-        agent.turn("second".into(), &NamingLlm, None, None),
+        agent.turn("first".into(), &NamingLlm, None, None, None),
+        agent.turn("second".into(), &NamingLlm, None, None, None),
     ));
     let (a, b) = (a.unwrap(), b.unwrap());
     assert_ne!(a.turn_number, b.turn_number);
@@ -487,7 +480,8 @@ fn an_over_matching_identifier_does_not_crowd_out_the_others() {
     config.retrieval_limit = 3;
     let agent = fx.agent(config);
     // "Globex" matches six companies; Sarah Chen must still be among the three kept
-    let r = block_on(agent.turn("Globex and Sarah Chen".into(), &NamingLlm, None, None)).unwrap();
+    let r =
+        block_on(agent.turn("Globex and Sarah Chen".into(), &NamingLlm, None, None, None)).unwrap();
     assert_eq!(r.retrieved.len(), 3);
     assert!(r.retrieved_entity_ids.contains(&fx.id_of("Sarah Chen")));
 }
@@ -517,18 +511,70 @@ impl Transport for FlakyOnce {
 
 #[test]
 fn a_retried_turn_keeps_its_number_and_replays() {
+    // No automatic retry and no outbox: the caller sees the error and retries the turn.
     let fx = Fixture::new();
     let transport = FlakyOnce {
         inner: EmbeddedTransport::new(fx.store.clone(), Rc::new(|| 0.0)),
         failed: Cell::new(false),
     };
-    let agent = Agent::new(AgentConfig::new("c1"), transport, TestRuntime::default()).unwrap();
-    let err =
-        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap_err();
+    let mut config = AgentConfig::new("c1");
+    config.retry = RetryPolicy::none();
+    config.outbox_enabled = false;
+    let agent = Agent::new(
+        config,
+        transport,
+        TestRuntime::default(),
+        MemoryStorage::default(),
+    )
+    .unwrap();
+    let err = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None))
+        .unwrap_err();
     assert_eq!(err.code, ErrorCode::NeotomaTimeout);
-    let retry = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None)).unwrap();
+    let retry =
+        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
     assert_eq!(retry.turn_number, 1);
     assert!(retry.replayed.user);
-    let next = block_on(agent.turn("next".into(), &NamingLlm, None, None)).unwrap();
+    let next = block_on(agent.turn("next".into(), &NamingLlm, None, None, None)).unwrap();
     assert_eq!(next.turn_number, 2);
+}
+
+#[test]
+fn a_lost_answer_is_retried_with_the_same_body_and_collapses_onto_one_message() {
+    let fx = Fixture::new();
+    let transport = FlakyOnce {
+        inner: EmbeddedTransport::new(fx.store.clone(), Rc::new(|| 0.0)),
+        failed: Cell::new(false),
+    };
+    let agent = Agent::new(
+        AgentConfig::new("c1"),
+        transport,
+        TestRuntime::default(),
+        MemoryStorage::default(),
+    )
+    .unwrap();
+    let r =
+        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
+    assert!(
+        r.replayed.user,
+        "the retry was answered as a replay of the lost write"
+    );
+    assert_eq!(
+        r.pending,
+        neotoma_agent_wasm::protocol::turn::PerMessage {
+            user: false,
+            assistant: false
+        }
+    );
+    let index = fx.store.borrow().turn_index("c1").unwrap();
+    assert_eq!(
+        index["turns"].as_array().unwrap().len(),
+        2,
+        "one user and one assistant message"
+    );
+    // the replayed store's REFERS_TO edges exist (repaired if the server skipped them)
+    let mut refs = fx.outbound(r.user_message_entity_id.as_deref().unwrap(), "REFERS_TO");
+    refs.sort();
+    let mut want = vec![fx.id_of("Acme Corp"), fx.id_of("Project Falcon")];
+    want.sort();
+    assert_eq!(refs, want);
 }

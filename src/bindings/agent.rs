@@ -9,13 +9,16 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::errors::to_js;
 use super::js_values::{
-    entity_ids, field, json_object_field, number_field, required_string, string_arg, string_field,
-    turn_number_field, u32_field,
+    bool_field, entity_ids, field, json_object_field, number_field, required_string, string_arg,
+    string_field, turn_number_field, u32_field,
 };
 use super::llm::{ignore_rejection, js_extractor, JsLlm};
+use super::outbox::{storage_from, JsOutboxStorage};
 use super::reply_sink::ReplySink;
 use crate::platform::{now_ms, JsRuntime};
 use crate::protocol::error::Error;
+use crate::protocol::events::AgentEvent;
+use crate::protocol::retry::RetryPolicy;
 use crate::protocol::turn::{Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput};
 use crate::store::EmbeddedStore;
 use crate::transport::embedded::EmbeddedTransport;
@@ -62,7 +65,7 @@ impl Transport for AnyTransport {
     }
 }
 
-pub type JsAgent = Agent<AnyTransport, JsRuntime>;
+pub type JsAgent = Agent<AnyTransport, JsRuntime, JsOutboxStorage>;
 
 fn transport_from(options: &JsValue) -> Result<AnyTransport, Error> {
     let Some(t) = field(options, "transport") else {
@@ -79,7 +82,8 @@ fn transport_from(options: &JsValue) -> Result<AnyTransport, Error> {
         let base_url = required_string(&t, "baseUrl", "transport.")?;
         let token = string_field(&t, "token", "transport.")?;
         let timeout = u32_field(&t, "timeoutMs", "transport.")?.unwrap_or(DEFAULT_TIMEOUT_MS);
-        return HttpTransport::new(&base_url, token, timeout).map(AnyTransport::Http);
+        let insecure = bool_field(&t, "allowInsecureHttp", "transport.")?.unwrap_or(false);
+        return HttpTransport::new(&base_url, token, timeout, insecure).map(AnyTransport::Http);
     }
     Err(Error::invalid_input(
         "transport must be omitted (embedded store), { baseUrl, token?, timeoutMs? }, or an \
@@ -117,6 +121,22 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
             ))
         }
     };
+    if let Some(n) = u32_field(options, "llmTimeoutMs", "")? {
+        if n == 0 {
+            return Err(Error::invalid_input("llmTimeoutMs must be at least 1"));
+        }
+        config.llm_timeout_ms = n;
+    }
+    config.retry = retry_policy_from(field(options, "retry"))?;
+    if let Some(f) = field(options, "onEvent") {
+        let f: Function = f
+            .dyn_into()
+            .map_err(|_| Error::invalid_input("onEvent must be a function"))?;
+        config.on_event = Some(Box::new(move |event: &AgentEvent| {
+            // A listener's failure is its own: it must not fail the turn.
+            let _ = f.call1(&JsValue::UNDEFINED, &json_to_js(event));
+        }));
+    }
     if let Some(f) = field(options, "identifierExtractor") {
         let f: Function = f
             .dyn_into()
@@ -126,11 +146,51 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
     Ok(config)
 }
 
+/// `retry`: omitted (defaults), `false` (one attempt), or `{ maxAttempts, initialDelayMs,
+/// maxDelayMs, maxElapsedMs }`.
+fn retry_policy_from(option: Option<JsValue>) -> Result<RetryPolicy, Error> {
+    let mut policy = RetryPolicy::default();
+    let Some(v) = option else {
+        return Ok(policy);
+    };
+    if v.as_bool() == Some(false) {
+        return Ok(RetryPolicy::none());
+    }
+    if !v.is_object() {
+        return Err(Error::invalid_input(
+            "retry must be false or { maxAttempts?, initialDelayMs?, maxDelayMs?, maxElapsedMs? }",
+        ));
+    }
+    if let Some(n) = u32_field(&v, "maxAttempts", "retry.")? {
+        if n == 0 {
+            return Err(Error::invalid_input("retry.maxAttempts must be at least 1"));
+        }
+        policy.max_attempts = n;
+    }
+    if let Some(n) = u32_field(&v, "initialDelayMs", "retry.")? {
+        policy.initial_delay_ms = n;
+    }
+    if let Some(n) = u32_field(&v, "maxDelayMs", "retry.")? {
+        policy.max_delay_ms = n;
+    }
+    if let Some(n) = u32_field(&v, "maxElapsedMs", "retry.")? {
+        policy.max_elapsed_ms = n;
+    }
+    Ok(policy)
+}
+
 /// Builds the protocol agent from JS options.
 pub fn agent_from(options: &JsValue) -> Result<JsAgent, Error> {
-    let config = config_from(options)?;
+    let mut config = config_from(options)?;
     let transport = transport_from(options)?;
-    Agent::new(config, transport, JsRuntime)
+    let storage = match storage_from(field(options, "outbox"))? {
+        Some(storage) => storage,
+        None => {
+            config.outbox_enabled = false;
+            JsOutboxStorage::Memory(Default::default())
+        }
+    };
+    Agent::new(config, transport, JsRuntime, storage)
 }
 
 /// Runs `work` as a promise; protocol errors become JS errors.
@@ -149,6 +209,52 @@ fn promise<T: serde::Serialize + 'static>(
 #[wasm_bindgen]
 pub struct NeotomaAgent {
     inner: Rc<JsAgent>,
+    _online: Option<OnlineListener>,
+}
+
+/// Flushes the outbox when a browser comes back online. Holds the agent weakly and is removed
+/// when the agent is freed.
+struct OnlineListener {
+    target: JsValue,
+    callback: Closure<dyn FnMut(JsValue)>,
+}
+
+impl OnlineListener {
+    fn attach(agent: &Rc<JsAgent>) -> Option<OnlineListener> {
+        if !agent.config().outbox_enabled {
+            return None;
+        }
+        let target: JsValue = js_sys::global().into();
+        // Only where `online` means something: a browser window or worker (`navigator.onLine`).
+        let navigator = field(&target, "navigator")?;
+        field(&navigator, "onLine").filter(|v| v.as_bool().is_some())?;
+        let add: Function = field(&target, "addEventListener")?.dyn_into().ok()?;
+        let weak = Rc::downgrade(agent);
+        let callback = Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
+            if let Some(agent) = weak.upgrade() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    let _ = agent.flush().await; // what happened is reported through onEvent
+                });
+            }
+        });
+        add.call2(&target, &JsValue::from_str("online"), callback.as_ref())
+            .ok()?;
+        Some(OnlineListener { target, callback })
+    }
+}
+
+impl Drop for OnlineListener {
+    fn drop(&mut self) {
+        if let Some(remove) =
+            field(&self.target, "removeEventListener").and_then(|f| f.dyn_into::<Function>().ok())
+        {
+            let _ = remove.call2(
+                &self.target,
+                &JsValue::from_str("online"),
+                self.callback.as_ref(),
+            );
+        }
+    }
 }
 
 impl NeotomaAgent {
@@ -180,9 +286,10 @@ impl NeotomaAgent {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "AgentOptions")] options: JsValue,
     ) -> Result<NeotomaAgent, JsValue> {
-        let agent = agent_from(&options).map_err(to_js)?;
+        let agent = Rc::new(agent_from(&options).map_err(to_js)?);
         Ok(NeotomaAgent {
-            inner: Rc::new(agent),
+            _online: OnlineListener::attach(&agent),
+            inner: agent,
         })
     }
 
@@ -203,13 +310,15 @@ impl NeotomaAgent {
         let parsed = turn_args(&user_message, llm, &opts);
         self.run(
             parsed,
-            |agent, (message, callback, turn_id, turn_number)| async move {
+            |agent, (message, callback, turn_id, turn_number, revision)| async move {
                 let llm = JsLlm {
                     callback,
                     sink: None,
                     max_reply_bytes: agent.config().max_message_bytes,
                 };
-                agent.turn(message, &llm, turn_id, turn_number).await
+                agent
+                    .turn(message, &llm, turn_id, turn_number, revision)
+                    .await
             },
         )
     }
@@ -233,13 +342,15 @@ impl NeotomaAgent {
         let agent = self.inner.clone();
         let done = future_to_promise(async move {
             let result = match parsed {
-                Ok((message, callback, turn_id, turn_number)) => {
+                Ok((message, callback, turn_id, turn_number, revision)) => {
                     let llm = JsLlm {
                         callback,
                         sink: Some(sink.clone()),
                         max_reply_bytes: agent.config().max_message_bytes,
                     };
-                    agent.turn(message, &llm, turn_id, turn_number).await
+                    agent
+                        .turn(message, &llm, turn_id, turn_number, revision)
+                        .await
                 }
                 Err(e) => Err(e),
             };
@@ -263,6 +374,24 @@ impl NeotomaAgent {
         Reflect::set(&out, &JsValue::from_str("textStream"), &streams.text)?;
         Reflect::set(&out, &JsValue::from_str("done"), &done)?;
         Ok(out.into())
+    }
+
+    /// Sends the writes kept in the outbox, oldest first (with retries). Resolves to
+    /// `{ flushed, pending, failed }`; writes the server refuses on their merits are dropped
+    /// and listed in `failed`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<FlushResult>")]
+    pub fn flush(&self) -> Promise {
+        self.run(Ok(()), |agent, ()| async move { agent.flush().await })
+    }
+
+    /// The writes waiting in this conversation's outbox, oldest first (bodies and keys; never
+    /// the token).
+    #[wasm_bindgen(js_name = pendingWrites, unchecked_return_type = "Promise<PendingWrite[]>")]
+    pub fn pending_writes(&self) -> Promise {
+        self.run(
+            Ok(()),
+            |agent, ()| async move { agent.pending_writes().await },
+        )
     }
 
     /// Retrieval and the user message; call `closeTurn` with the reply.
@@ -297,6 +426,7 @@ impl NeotomaAgent {
                 assistant_message: message_field(&input, "assistantMessage")?,
                 refers_to: refers_to_field(&input)?,
                 extra: json_object_field(&input, "assistantMessageExtra")?,
+                revision: turn_number_field(&input, "revision")?,
             })
         })();
         self.run(parsed, |agent, input| async move {
@@ -330,7 +460,7 @@ impl NeotomaAgent {
     }
 }
 
-type TurnArgs = (String, Function, Option<String>, Option<u32>);
+type TurnArgs = (String, Function, Option<String>, Option<u32>, Option<u32>);
 
 /// `turn`/`turnStream` arguments, checked before anything is sent.
 fn turn_args(user_message: &JsValue, llm: JsValue, opts: &JsValue) -> Result<TurnArgs, Error> {
@@ -340,7 +470,8 @@ fn turn_args(user_message: &JsValue, llm: JsValue, opts: &JsValue) -> Result<Tur
         .map_err(|_| Error::invalid_input("llm must be a function"))?;
     let turn_id = string_field(opts, "turnId", "")?;
     let turn_number = turn_number_field(opts, "turnNumber")?;
-    Ok((message, callback, turn_id, turn_number))
+    let revision = turn_number_field(opts, "revision")?;
+    Ok((message, callback, turn_id, turn_number, revision))
 }
 
 fn message_field(input: &JsValue, key: &str) -> Result<String, Error> {

@@ -54,6 +54,15 @@ pub fn number_field(obj: &JsValue, key: &str, path: &str) -> Result<Option<f64>,
         .transpose()
 }
 
+pub fn bool_field(obj: &JsValue, key: &str, path: &str) -> Result<Option<bool>, Error> {
+    field(obj, key)
+        .map(|v| {
+            v.as_bool()
+                .ok_or_else(|| Error::invalid_input(format!("{path}{key} must be a boolean")))
+        })
+        .transpose()
+}
+
 /// A non-negative integer option that fits in u32 (large values are capped).
 pub fn u32_field(obj: &JsValue, key: &str, path: &str) -> Result<Option<u32>, Error> {
     Ok(number_field(obj, key, path)?.map(|n| n.min(f64::from(u32::MAX)) as u32))

@@ -4,6 +4,7 @@ pub mod agent;
 mod errors;
 mod js_values;
 mod llm;
+mod outbox;
 mod reply_sink;
 pub mod store;
 mod types;

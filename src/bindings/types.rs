@@ -12,7 +12,9 @@ export type NeotomaErrorCode =
   | "NEOTOMA_NETWORK"
   | "NEOTOMA_TIMEOUT"
   | "IDEMPOTENCY_MISMATCH"
-  | "NEOTOMA_INVALID_RESPONSE";
+  | "NEOTOMA_INVALID_RESPONSE"
+  | "LLM_TIMEOUT"
+  | "OUTBOX_STORAGE";
 
 /** Errors raised by the package (errors thrown by your callbacks come back unchanged). */
 export interface NeotomaError extends Error {
@@ -31,7 +33,57 @@ export interface HttpTransportOptions {
   token?: string;
   /** Per-request timeout (default 30000). */
   timeoutMs?: number;
+  /** Plain `http://` to a host that is not this machine is refused unless this is true. */
+  allowInsecureHttp?: boolean;
 }
+
+/** Retries of a request that failed in a way another attempt may cure (no answer, timeout,
+ *  429, 502/503/504, `retryable: true`): exponential backoff with full jitter, `Retry-After`
+ *  honoured. Every attempt sends the same body and idempotency key. */
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 4). */
+  maxAttempts?: number;
+  /** Backoff ceiling before the 2nd attempt, doubling after (default 250). */
+  initialDelayMs?: number;
+  /** Cap on one backoff (default 4000). */
+  maxDelayMs?: number;
+  /** No attempt starts later than this after the first (default 15000). */
+  maxElapsedMs?: number;
+}
+
+/** Durable string storage for the outbox: Workers KV, Durable Object storage, or your own. */
+export interface OutboxStorage {
+  get(key: string): Promise<string | null | undefined> | string | null | undefined;
+  put(key: string, value: string): Promise<unknown> | unknown;
+  delete(key: string): Promise<unknown> | unknown;
+}
+
+/** A message store waiting in the outbox: the exact body and its idempotency key (never the token). */
+export interface PendingWrite {
+  idempotencyKey: string;
+  turnId: string;
+  role: "user" | "assistant";
+  turnKey: string;
+  refersTo: string[];
+  body: StoreRequest;
+  queuedAtMs: number;
+}
+
+export interface FlushResult {
+  /** Writes stored by this flush. */
+  flushed: number;
+  /** Still waiting (the server is still unreachable). */
+  pending: number;
+  /** Refused on their merits (e.g. `IDEMPOTENCY_MISMATCH`) and dropped from the outbox. */
+  failed: Array<{ idempotencyKey: string; turnId: string; role: "user" | "assistant"; code: NeotomaErrorCode; message: string }>;
+}
+
+/** What `onEvent` receives. */
+export type AgentEvent =
+  | { type: "retry"; path: string; attempt: number; delayMs: number; code: NeotomaErrorCode; status?: number }
+  | { type: "writePending"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; code: NeotomaErrorCode; message: string; pending: number }
+  | { type: "writeFlushed"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; replayed: boolean; pending: number }
+  | { type: "writeFailed"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; code: NeotomaErrorCode; message: string; status?: number };
 
 /** Any object answering with the real server's response bodies. `EmbeddedStore` is one. */
 export interface NeotomaTransport {
@@ -57,6 +109,15 @@ export interface AgentOptions {
   maxMessageBytes?: number;
   /** Omit for the embedded store. */
   transport?: HttpTransportOptions | NeotomaTransport;
+  /** Retry settings, or `false` for a single attempt. */
+  retry?: RetryOptions | false;
+  /** Where message stores that could not be sent wait: omitted = IndexedDB in browsers,
+   *  memory elsewhere; `false` = no outbox (a failed store rejects the turn). */
+  outbox?: OutboxStorage | false;
+  /** Retries, pending writes and flushes, for a UI. Exceptions it throws are ignored. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Bound on the LLM callback, its whole stream included; default 300000. */
+  llmTimeoutMs?: number;
 }
 
 export interface WithMemoryOptions extends AgentOptions {
@@ -119,6 +180,9 @@ export interface TurnStream {
 export interface TurnOptions {
   turnId?: string;
   turnNumber?: number;
+  /** A deliberate regeneration of this turn's reply (2, 3, …): stored under its own key,
+   *  replacing the stored text instead of failing with IDEMPOTENCY_MISMATCH. */
+  revision?: number;
 }
 
 export interface StoreWarning {
@@ -137,11 +201,14 @@ export interface OpenTurnInput {
 export interface OpenTurnResult {
   turnId: string;
   turnNumber: number;
-  conversationEntityId: string;
-  userMessageEntityId: string;
+  /** `null` while the message waits in the outbox (`pending`). */
+  conversationEntityId: string | null;
+  userMessageEntityId: string | null;
   retrieved: RetrievedEntity[];
   retrievedEntityIds: string[];
   replayed: boolean;
+  /** The message is in the outbox, not stored yet. */
+  pending: boolean;
   storeWarnings: StoreWarning[];
 }
 
@@ -151,15 +218,18 @@ export interface CloseTurnInput {
   assistantMessage: string;
   refersTo?: Array<string | { id: string }>;
   assistantMessageExtra?: Record<string, unknown>;
+  /** See `TurnOptions.revision`. */
+  revision?: number;
 }
 
 export interface CloseTurnResult {
   turnId: string;
   turnNumber?: number;
-  conversationEntityId: string;
-  assistantMessageEntityId: string;
+  conversationEntityId: string | null;
+  assistantMessageEntityId: string | null;
   refersTo: string[];
   replayed: boolean;
+  pending: boolean;
   storeWarnings: StoreWarning[];
 }
 
@@ -175,15 +245,19 @@ export interface TurnResult {
   assistantMessage: string;
   turnId: string;
   turnNumber: number;
-  conversationEntityId: string;
-  userMessageEntityId: string;
-  assistantMessageEntityId: string;
+  /** `null` for a message waiting in the outbox (see `pending`). */
+  conversationEntityId: string | null;
+  userMessageEntityId: string | null;
+  assistantMessageEntityId: string | null;
   retrieved: RetrievedEntity[];
   retrievedEntityIds: string[];
   /** The assistant message's REFERS_TO targets. */
   refersTo: string[];
   /** Whether Neotoma answered each store as a replay of an earlier identical one. */
   replayed: { user: boolean; assistant: boolean };
+  /** Messages kept in the outbox because Neotoma could not take them; `agent.flush()`, the
+   *  next store and the browser's `online` event send them. */
+  pending: { user: boolean; assistant: boolean };
   storeWarnings: StoreWarning[];
 }
 

@@ -55,7 +55,7 @@ pub fn with_memory(
         };
         future_to_promise(async move {
             let result = agent
-                .turn(message, &llm, turn_id, None)
+                .turn(message, &llm, turn_id, None, None)
                 .await
                 .map_err(to_js)?;
             let out = json!({

@@ -22,6 +22,10 @@ pub enum ErrorCode {
     IdempotencyMismatch,
     /// Neotoma answered 2xx with a body this package cannot understand.
     InvalidResponse,
+    /// The LLM callback (or its stream) did not settle within `llmTimeoutMs`.
+    LlmTimeout,
+    /// The outbox storage failed to keep a write that could not be sent.
+    OutboxStorage,
 }
 
 impl ErrorCode {
@@ -33,6 +37,8 @@ impl ErrorCode {
             ErrorCode::NeotomaTimeout => "NEOTOMA_TIMEOUT",
             ErrorCode::IdempotencyMismatch => "IDEMPOTENCY_MISMATCH",
             ErrorCode::InvalidResponse => "NEOTOMA_INVALID_RESPONSE",
+            ErrorCode::LlmTimeout => "LLM_TIMEOUT",
+            ErrorCode::OutboxStorage => "OUTBOX_STORAGE",
         }
     }
 }
@@ -45,6 +51,8 @@ pub struct Error {
     pub message: String,
     pub status: Option<u16>,
     pub body: Option<Value>,
+    /// How long the server asked us to wait (`Retry-After`), when it said.
+    pub retry_after_ms: Option<u32>,
     pub external: Option<Rc<dyn Any>>,
 }
 
@@ -55,6 +63,7 @@ impl Error {
             message: message.into(),
             status: None,
             body: None,
+            retry_after_ms: None,
             external: None,
         }
     }

@@ -2,9 +2,12 @@
 //! Start at [`turn`]: it is the protocol in one file.
 
 pub mod error;
+pub mod events;
 pub mod identifiers;
 pub mod keys;
+pub mod outbox;
 pub mod payload;
 pub mod response;
+pub mod retry;
 pub mod turn;
 pub mod validate;

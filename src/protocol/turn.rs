@@ -12,8 +12,14 @@
 //! A store answered as a replay (`replayed: true`) silently skips relationships the first
 //! request lacked, so after a replay the REFERS_TO edges are re-created with
 //! `/create_relationships`, which is idempotent per pair.
+//!
+//! Failures: every request is retried with backoff when another attempt may cure it
+//! ([`retry`](super::retry)), sending the same body under the same idempotency key. A message
+//! store that still fails for a reason the server may get over later goes into the outbox
+//! ([`outbox`](super::outbox)) and the turn goes on: the result says the write is pending, and
+//! `flush` (or the next store) sends it, in order, before anything newer.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 
@@ -21,13 +27,18 @@ use futures_util::future::{join_all, select, Either};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::error::Error;
+use super::error::{Error, ErrorCode};
+use super::events::{error_fields, AgentEvent, EventSink};
 use super::identifiers::extract_identifiers;
 use super::keys::{turn_key, Role};
+use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
     check_extra, refers_to_request, retrieve_request, store_message_request, Conversation, Message,
 };
-use super::response::{parse_retrieve_response, parse_store_response, RetrievedEntity};
+use super::response::{
+    parse_retrieve_response, parse_store_response, RetrievedEntity, StoreOutcome,
+};
+use super::retry::{is_deferrable, RetryPolicy};
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
 use crate::transport::Transport;
 
@@ -37,6 +48,8 @@ pub const DEFAULT_RETRIEVAL_LIMIT: usize = 8;
 pub const DEFAULT_RETRIEVAL_TIMEOUT_MS: u32 = 2_500;
 /// Hits asked for per identifier: the server's substring match over-matches, so a few.
 const HITS_PER_LOOKUP: u32 = 5;
+/// Default bound on the LLM callback (its whole stream included).
+pub const DEFAULT_LLM_TIMEOUT_MS: u32 = 300_000;
 /// Turns remembered per agent (turn number and retrieved set, for close_turn and replays).
 const REMEMBERED_TURNS: usize = 1024;
 
@@ -46,6 +59,10 @@ pub trait Runtime {
     fn sleep(&self, ms: u32) -> impl Future<Output = ()>;
     /// A random RFC 4122 v4 UUID.
     fn random_uuid(&self) -> String;
+    /// A random number in [0, 1), for backoff jitter.
+    fn random_unit(&self) -> f64;
+    /// Wall-clock milliseconds (Unix epoch).
+    fn now_ms(&self) -> f64;
 }
 
 /// The agent's reply, from the LLM callback.
@@ -94,6 +111,11 @@ pub struct AgentConfig {
     pub assistant_refers_to: AssistantRefersTo,
     pub max_message_bytes: usize,
     pub extractor: Option<Extractor>,
+    pub retry: RetryPolicy,
+    pub llm_timeout_ms: u32,
+    /// Failed message stores are kept in the outbox (true) or returned as errors (false).
+    pub outbox_enabled: bool,
+    pub on_event: Option<EventSink>,
 }
 
 impl AgentConfig {
@@ -109,6 +131,10 @@ impl AgentConfig {
             assistant_refers_to: AssistantRefersTo::Cited,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             extractor: None,
+            retry: RetryPolicy::default(),
+            llm_timeout_ms: DEFAULT_LLM_TIMEOUT_MS,
+            outbox_enabled: true,
+            on_event: None,
         }
     }
 
@@ -131,11 +157,14 @@ pub struct OpenTurnInput {
 pub struct OpenTurnResult {
     pub turn_id: String,
     pub turn_number: u32,
-    pub conversation_entity_id: String,
-    pub user_message_entity_id: String,
+    /// `None` while the user message is pending in the outbox.
+    pub conversation_entity_id: Option<String>,
+    pub user_message_entity_id: Option<String>,
     pub retrieved: Vec<RetrievedEntity>,
     pub retrieved_entity_ids: Vec<String>,
     pub replayed: bool,
+    /// The user message is in the outbox, not yet stored.
+    pub pending: bool,
     pub store_warnings: Vec<Value>,
 }
 
@@ -146,6 +175,10 @@ pub struct CloseTurnInput {
     pub assistant_message: String,
     pub refers_to: Vec<String>,
     pub extra: Option<Map<String, Value>>,
+    /// A deliberate new text for an already-stored reply (a regeneration): 2, 3, … give the
+    /// write its own idempotency key (`…-assistant-turn-v2`), so it replaces the stored text
+    /// instead of failing with `IDEMPOTENCY_MISMATCH`.
+    pub revision: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -154,18 +187,22 @@ pub struct CloseTurnResult {
     pub turn_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub turn_number: Option<u32>,
-    pub conversation_entity_id: String,
-    pub assistant_message_entity_id: String,
+    pub conversation_entity_id: Option<String>,
+    pub assistant_message_entity_id: Option<String>,
     pub refers_to: Vec<String>,
     pub replayed: bool,
+    pub pending: bool,
     pub store_warnings: Vec<Value>,
 }
 
+/// A flag per message of a turn (`replayed`, `pending`).
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-pub struct Replayed {
+pub struct PerMessage {
     pub user: bool,
     pub assistant: bool,
 }
+
+pub type Replayed = PerMessage;
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -173,15 +210,62 @@ pub struct TurnResult {
     pub assistant_message: String,
     pub turn_id: String,
     pub turn_number: u32,
-    pub conversation_entity_id: String,
-    pub user_message_entity_id: String,
-    pub assistant_message_entity_id: String,
+    pub conversation_entity_id: Option<String>,
+    pub user_message_entity_id: Option<String>,
+    pub assistant_message_entity_id: Option<String>,
     pub retrieved: Vec<RetrievedEntity>,
     pub retrieved_entity_ids: Vec<String>,
     /// The assistant message's REFERS_TO targets.
     pub refers_to: Vec<String>,
-    pub replayed: Replayed,
+    pub replayed: PerMessage,
+    /// Messages waiting in the outbox (not stored yet; `flush` sends them).
+    pub pending: PerMessage,
     pub store_warnings: Vec<Value>,
+}
+
+/// What `flush` did.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlushResult {
+    pub flushed: usize,
+    /// Still in the outbox (the server is still unreachable).
+    pub pending: usize,
+    /// Refused on their merits and dropped from the outbox.
+    pub failed: Vec<FailedWrite>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FailedWrite {
+    pub idempotency_key: String,
+    pub turn_id: String,
+    pub role: String,
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The three requests the protocol makes.
+#[derive(Clone, Copy)]
+enum Call {
+    Store,
+    Retrieve,
+    CreateRelationships,
+}
+
+impl Call {
+    fn path(self) -> &'static str {
+        match self {
+            Call::Store => "/store",
+            Call::Retrieve => "/retrieve_entity_by_identifier",
+            Call::CreateRelationships => "/create_relationships",
+        }
+    }
+}
+
+/// A message store: stored now, or kept for later.
+enum Delivery {
+    Stored(StoreOutcome),
+    Pending,
 }
 
 /// What an agent remembers of a turn it opened.
@@ -237,22 +321,28 @@ impl TurnLog {
     }
 }
 
-/// One conversation's agent: runs turns over a transport.
-pub struct Agent<T, R> {
+/// One conversation's agent: runs turns over a transport, keeping writes it could not send in
+/// an outbox on `S`.
+pub struct Agent<T, R, S> {
     transport: T,
     runtime: R,
     config: AgentConfig,
     turns: RefCell<TurnLog>,
+    outbox: Outbox<S>,
+    flushing: Cell<bool>,
 }
 
-impl<T: Transport, R: Runtime> Agent<T, R> {
-    pub fn new(config: AgentConfig, transport: T, runtime: R) -> Result<Self, Error> {
+impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
+    pub fn new(config: AgentConfig, transport: T, runtime: R, storage: S) -> Result<Self, Error> {
         config.check()?;
+        let outbox = Outbox::new(storage, &config.conversation.conversation_id);
         Ok(Agent {
             transport,
             runtime,
             config,
             turns: RefCell::new(TurnLog::default()),
+            outbox,
+            flushing: Cell::new(false),
         })
     }
 
@@ -316,7 +406,7 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
         let lookups = wanted.iter().map(|identifier| async move {
             let lookup = Box::pin(async move {
                 let body = retrieve_request(identifier, HITS_PER_LOOKUP);
-                self.transport.retrieve_entity_by_identifier(&body).await
+                self.send(Call::Retrieve, &body, &self.config.retry).await
             });
             let deadline = Box::pin(self.runtime.sleep(timeout));
             match select(lookup, deadline).await {
@@ -357,7 +447,7 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
         )?;
         let retrieved = self.retrieve(&input.user_message).await?;
         let retrieved_entity_ids: Vec<String> = retrieved.iter().map(|e| e.id.clone()).collect();
-        let stored = self
+        let delivery = self
             .store_message(
                 Role::User,
                 &turn_id,
@@ -365,6 +455,7 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
                 &input.user_message,
                 input.extra.as_ref(),
                 &retrieved_entity_ids,
+                None,
             )
             .await?;
         self.turns.borrow_mut().remember(
@@ -374,15 +465,17 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
                 retrieved: retrieved.clone(),
             },
         );
+        let (stored, pending) = split(delivery);
         Ok(OpenTurnResult {
             turn_id,
             turn_number,
-            conversation_entity_id: stored.conversation_entity_id,
-            user_message_entity_id: stored.message_entity_id,
+            conversation_entity_id: stored.as_ref().map(|s| s.conversation_entity_id.clone()),
+            user_message_entity_id: stored.as_ref().map(|s| s.message_entity_id.clone()),
             retrieved,
             retrieved_entity_ids,
-            replayed: stored.replayed,
-            store_warnings: stored.warnings,
+            replayed: stored.as_ref().is_some_and(|s| s.replayed),
+            pending,
+            store_warnings: stored.map(|s| s.warnings).unwrap_or_default(),
         })
     }
 
@@ -402,7 +495,10 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
         let retrieved = opened.map(|t| t.retrieved).unwrap_or_default();
         let refers_to =
             self.assistant_refers_to(&input.assistant_message, &retrieved, &input.refers_to);
-        let stored = self
+        if input.revision == Some(0) {
+            return Err(Error::invalid_input("revision starts at 1"));
+        }
+        let delivery = self
             .store_message(
                 Role::Assistant,
                 &input.turn_id,
@@ -410,27 +506,32 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
                 &input.assistant_message,
                 input.extra.as_ref(),
                 &refers_to,
+                input.revision,
             )
             .await?;
+        let (stored, pending) = split(delivery);
         Ok(CloseTurnResult {
             turn_id: input.turn_id,
             turn_number,
-            conversation_entity_id: stored.conversation_entity_id,
-            assistant_message_entity_id: stored.message_entity_id,
+            conversation_entity_id: stored.as_ref().map(|s| s.conversation_entity_id.clone()),
+            assistant_message_entity_id: stored.as_ref().map(|s| s.message_entity_id.clone()),
             refers_to,
-            replayed: stored.replayed,
-            store_warnings: stored.warnings,
+            replayed: stored.as_ref().is_some_and(|s| s.replayed),
+            pending,
+            store_warnings: stored.map(|s| s.warnings).unwrap_or_default(),
         })
     }
 
-    /// A whole turn: open, the LLM, close. If the LLM fails, its error is returned as it is and
-    /// the user message stays stored; no assistant message is written.
+    /// A whole turn: open, the LLM, close. If the LLM fails (or does not finish within
+    /// `llm_timeout_ms`), its error is returned as it is and the user message stays stored; no
+    /// assistant message is written. A user message kept in the outbox does not stop the turn.
     pub async fn turn(
         &self,
         user_message: String,
         llm: &impl Llm,
         turn_id: Option<String>,
         turn_number: Option<u32>,
+        revision: Option<u32>,
     ) -> Result<TurnResult, Error> {
         let input = OpenTurnInput {
             turn_id,
@@ -446,7 +547,18 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
             turn_number: opened.turn_number,
             conversation_id: self.conversation_id().to_owned(),
         };
-        let reply = llm.reply(&input.user_message, &ctx).await?;
+        let timeout = self.config.llm_timeout_ms;
+        let call = Box::pin(llm.reply(&input.user_message, &ctx));
+        let deadline = Box::pin(self.runtime.sleep(timeout));
+        let reply = match select(call, deadline).await {
+            Either::Left((reply, _)) => reply?,
+            Either::Right(_) => {
+                return Err(Error::new(
+                    ErrorCode::LlmTimeout,
+                    format!("the llm callback did not finish within llmTimeoutMs ({timeout} ms)"),
+                ))
+            }
+        };
         let closed = self
             .close_turn(CloseTurnInput {
                 turn_id: opened.turn_id.clone(),
@@ -454,6 +566,7 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
                 assistant_message: reply.text.clone(),
                 refers_to: reply.refers_to,
                 extra: None,
+                revision,
             })
             .await?;
         Ok(joined(opened, closed, reply.text))
@@ -489,6 +602,7 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
                 assistant_message: assistant_message.clone(),
                 refers_to,
                 extra: None,
+                revision: None,
             })
             .await?;
         Ok(joined(opened, closed, assistant_message))
@@ -513,6 +627,9 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
         out
     }
 
+    /// One message in one `/store`, retried; kept in the outbox if it still fails for a reason
+    /// the server may get over. Writes already waiting go first, so the store sees them in order.
+    #[allow(clippy::too_many_arguments)]
     async fn store_message(
         &self,
         role: Role,
@@ -521,8 +638,9 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
         content: &str,
         extra: Option<&Map<String, Value>>,
         refers_to: &[String],
-    ) -> Result<super::response::StoreOutcome, Error> {
-        let body = store_message_request(
+        revision: Option<u32>,
+    ) -> Result<Delivery, Error> {
+        let mut body = store_message_request(
             &self.config.conversation,
             &Message {
                 role,
@@ -533,12 +651,60 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
                 refers_to,
             },
         );
-        let answer = self.transport.store(&body).await?;
-        let key = turn_key(self.conversation_id(), turn_id, role);
-        let mut outcome = parse_store_response(&answer, self.conversation_id(), &key)?;
-        if outcome.replayed && !refers_to.is_empty() {
-            let repair = refers_to_request(&outcome.message_entity_id, refers_to);
-            if let Err(e) = self.transport.create_relationships(&repair).await {
+        if let Some(n) = revision.filter(|n| *n > 1) {
+            // A deliberate regeneration: its own key, so the store replaces the text (10a).
+            if let Some(Value::String(key)) = body.get_mut("idempotency_key") {
+                key.push_str(&format!("-v{n}"));
+            }
+        }
+        let write = PendingWrite {
+            idempotency_key: body["idempotency_key"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+            turn_id: turn_id.to_owned(),
+            role: role.as_str().to_owned(),
+            turn_key: turn_key(self.conversation_id(), turn_id, role),
+            refers_to: refers_to.to_vec(),
+            body,
+            queued_at_ms: self.runtime.now_ms(),
+        };
+        if self.config.outbox_enabled {
+            // One quick pass over older writes; if they still cannot go, this one waits too.
+            // A storage that cannot be read must not stop a message the network can take.
+            let waiting = match self.flush_pass(&RetryPolicy::none()).await {
+                Ok(flushed) => flushed.pending,
+                Err(_) => 0,
+            };
+            if waiting > 0 {
+                let reason = Error::new(
+                    ErrorCode::NeotomaNetwork,
+                    "earlier writes of this conversation are still waiting in the outbox",
+                );
+                return self.defer(write, &reason).await;
+            }
+        }
+        let sent = self
+            .send(Call::Store, &write.body, &self.config.retry)
+            .await;
+        match sent {
+            Ok(answer) => Ok(Delivery::Stored(self.settle(&write, &answer).await?)),
+            Err(e) if self.config.outbox_enabled && is_deferrable(&e) => {
+                self.defer(write, &e).await
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Reads a store answer for `write`; after a replay, makes sure its REFERS_TO edges exist.
+    async fn settle(&self, write: &PendingWrite, answer: &Value) -> Result<StoreOutcome, Error> {
+        let mut outcome = parse_store_response(answer, self.conversation_id(), &write.turn_key)?;
+        if outcome.replayed && !write.refers_to.is_empty() {
+            let repair = refers_to_request(&outcome.message_entity_id, &write.refers_to);
+            let repaired = self
+                .send(Call::CreateRelationships, &repair, &self.config.retry)
+                .await;
+            if let Err(e) = repaired {
                 outcome.warnings.push(json!({
                     "code": "REFERS_TO_REPAIR_FAILED",
                     "message": format!("replayed store; re-creating REFERS_TO edges failed: {}", e.message),
@@ -547,6 +713,155 @@ impl<T: Transport, R: Runtime> Agent<T, R> {
             }
         }
         Ok(outcome)
+    }
+
+    /// Keeps `write` in the outbox. If the storage itself fails, the send error is returned
+    /// (with the storage's reason): the caller must know the message is not kept anywhere.
+    async fn defer(&self, write: PendingWrite, reason: &Error) -> Result<Delivery, Error> {
+        let (turn_id, role, key) = (
+            write.turn_id.clone(),
+            write.role.clone(),
+            write.idempotency_key.clone(),
+        );
+        if let Err(storage) = self.outbox.push(write).await {
+            let mut e = reason.clone();
+            e.message = format!(
+                "{}; keeping it in the outbox failed too: {}",
+                reason.message, storage.message
+            );
+            return Err(e);
+        }
+        let pending = self.outbox.writes().await.map(|w| w.len()).unwrap_or(1);
+        let (code, message) = error_fields(reason);
+        self.emit(AgentEvent::WritePending {
+            turn_id,
+            role,
+            idempotency_key: key,
+            code,
+            message,
+            pending,
+        });
+        Ok(Delivery::Pending)
+    }
+
+    /// Sends the outbox, oldest first, with the configured retries: stops at the first write
+    /// the server still cannot take (keeping it and everything after it), drops writes refused
+    /// on their merits (reported in `failed`).
+    pub async fn flush(&self) -> Result<FlushResult, Error> {
+        self.flush_pass(&self.config.retry).await
+    }
+
+    /// Writes waiting in the outbox.
+    pub async fn pending_writes(&self) -> Result<Vec<PendingWrite>, Error> {
+        self.outbox.writes().await
+    }
+
+    async fn flush_pass(&self, retry: &RetryPolicy) -> Result<FlushResult, Error> {
+        let mut result = FlushResult::default();
+        if self.flushing.replace(true) {
+            // Another flush is sending; whatever it has not sent yet counts as waiting.
+            result.pending = self.outbox.writes().await?.len();
+            return Ok(result);
+        }
+        let outcome = self.flush_loop(retry, &mut result).await;
+        self.flushing.set(false);
+        outcome.map(|()| result)
+    }
+
+    async fn flush_loop(&self, retry: &RetryPolicy, result: &mut FlushResult) -> Result<(), Error> {
+        loop {
+            let writes = self.outbox.writes().await?;
+            let Some(write) = writes.into_iter().next() else {
+                result.pending = 0;
+                return Ok(());
+            };
+            let sent = self.send(Call::Store, &write.body, retry).await;
+            match sent {
+                Ok(answer) => {
+                    let outcome = self.settle(&write, &answer).await?;
+                    self.outbox.remove(&write.idempotency_key).await?;
+                    result.flushed += 1;
+                    let pending = self.outbox.writes().await?.len();
+                    self.emit(AgentEvent::WriteFlushed {
+                        turn_id: write.turn_id,
+                        role: write.role,
+                        idempotency_key: write.idempotency_key,
+                        replayed: outcome.replayed,
+                        pending,
+                    });
+                }
+                Err(e) if is_deferrable(&e) => {
+                    result.pending = self.outbox.writes().await?.len();
+                    return Ok(());
+                }
+                Err(e) => {
+                    self.outbox.remove(&write.idempotency_key).await?;
+                    let (code, message) = error_fields(&e);
+                    self.emit(AgentEvent::WriteFailed {
+                        turn_id: write.turn_id.clone(),
+                        role: write.role.clone(),
+                        idempotency_key: write.idempotency_key.clone(),
+                        code,
+                        message: message.clone(),
+                        status: e.status,
+                    });
+                    result.failed.push(FailedWrite {
+                        idempotency_key: write.idempotency_key,
+                        turn_id: write.turn_id,
+                        role: write.role,
+                        code,
+                        message,
+                    });
+                }
+            }
+        }
+    }
+
+    /// One request: sent until it succeeds, fails in a way a retry cannot cure, or `policy`
+    /// runs out. Every attempt sends the same body: the caller built it once. (One function for
+    /// the three calls, not a generic: in wasm each instantiation of an async fn costs kilobytes.)
+    async fn send(&self, call: Call, body: &Value, policy: &RetryPolicy) -> Result<Value, Error> {
+        let started = self.runtime.now_ms();
+        let mut failed = 0;
+        loop {
+            let attempt = match call {
+                Call::Store => self.transport.store(body).await,
+                Call::Retrieve => self.transport.retrieve_entity_by_identifier(body).await,
+                Call::CreateRelationships => self.transport.create_relationships(body).await,
+            };
+            let error = match attempt {
+                Ok(answer) => return Ok(answer),
+                Err(e) => e,
+            };
+            failed += 1;
+            let elapsed = self.runtime.now_ms() - started;
+            let Some(delay_ms) =
+                policy.delay_before_next(failed, &error, self.runtime.random_unit(), elapsed)
+            else {
+                return Err(error);
+            };
+            self.emit(AgentEvent::Retry {
+                path: call.path(),
+                attempt: failed,
+                delay_ms,
+                code: error.code.as_str(),
+                status: error.status,
+            });
+            self.runtime.sleep(delay_ms).await;
+        }
+    }
+
+    fn emit(&self, event: AgentEvent) {
+        if let Some(listener) = &self.config.on_event {
+            listener(&event);
+        }
+    }
+}
+
+fn split(delivery: Delivery) -> (Option<StoreOutcome>, bool) {
+    match delivery {
+        Delivery::Stored(outcome) => (Some(outcome), false),
+        Delivery::Pending => (None, true),
     }
 }
 
@@ -567,9 +882,13 @@ fn joined(
         retrieved: opened.retrieved,
         retrieved_entity_ids: opened.retrieved_entity_ids,
         refers_to: closed.refers_to,
-        replayed: Replayed {
+        replayed: PerMessage {
             user: opened.replayed,
             assistant: closed.replayed,
+        },
+        pending: PerMessage {
+            user: opened.pending,
+            assistant: closed.pending,
         },
         store_warnings,
     }

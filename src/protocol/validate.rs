@@ -52,6 +52,63 @@ pub fn check_turn_number(value: f64) -> Result<u32, Error> {
     Ok(value as u32)
 }
 
+/// `transport.baseUrl`: an https URL, a same-origin path (`/neotoma`), or plain http to this
+/// machine (localhost, 127.0.0.0/8, [::1]). Plain http elsewhere would send the bearer token
+/// and every message in clear text, so it needs `allowInsecureHttp: true`.
+pub fn check_base_url(base: &str, allow_insecure_http: bool) -> Result<(), Error> {
+    if base.starts_with('/') && !base.starts_with("//") {
+        return Ok(());
+    }
+    let lower = base.to_ascii_lowercase();
+    if let Some(rest) = lower.strip_prefix("https://") {
+        return if host_of(rest).is_empty() {
+            Err(Error::invalid_input("transport.baseUrl has no host"))
+        } else {
+            Ok(())
+        };
+    }
+    let Some(rest) = lower.strip_prefix("http://") else {
+        return Err(Error::invalid_input(
+            "transport.baseUrl must be an http(s) URL or a same-origin path starting with /",
+        ));
+    };
+    let host = host_of(rest);
+    if host.is_empty() {
+        return Err(Error::invalid_input("transport.baseUrl has no host"));
+    }
+    let loopback = host == "localhost"
+        || host.ends_with(".localhost")
+        || host == "[::1]"
+        || host
+            .strip_prefix("127.")
+            .is_some_and(|r| r.split('.').count() == 3 && r.split('.').all(is_octet));
+    if loopback || allow_insecure_http {
+        Ok(())
+    } else {
+        Err(Error::invalid_input(
+            "transport.baseUrl uses plain http to a host that is not this machine: the token and \
+             messages would travel unencrypted; use https, or set transport.allowInsecureHttp: true",
+        ))
+    }
+}
+
+/// The host of `rest` (what follows `scheme://`), without userinfo or port.
+fn host_of(rest: &str) -> &str {
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_port = authority.rsplit('@').next().unwrap_or("");
+    if host_port.starts_with('[') {
+        return host_port.split_inclusive(']').next().unwrap_or("");
+    }
+    host_port.split(':').next().unwrap_or("")
+}
+
+fn is_octet(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 3
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && s.parse::<u16>().is_ok_and(|n| n <= 255)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +143,43 @@ mod tests {
         for bad in [0.0, -1.0, 1.5, f64::NAN, f64::INFINITY] {
             assert!(check_turn_number(bad).is_err());
         }
+    }
+
+    #[test]
+    fn base_url_needs_https_or_loopback_http() {
+        for ok in [
+            "https://neotoma.example.com",
+            "https://neotoma.example.com:8443/api",
+            "/neotoma",
+            "http://127.0.0.1:3080",
+            "http://localhost:3080/",
+            "http://LOCALHOST",
+            "http://127.1.2.3",
+            "http://[::1]:3080",
+            "http://app.localhost",
+        ] {
+            assert!(check_base_url(ok, false).is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://neotoma.example.com",
+            "http://10.0.0.5:3080",
+            "http://127.0.0.1.evil.com",
+            "http://127.0.0.1@evil.com",
+            "http://localhost.evil.com",
+            "ftp://x",
+            "//evil.com/x",
+            "neotoma",
+            "https://",
+            "http://",
+        ] {
+            let e = check_base_url(bad, false).unwrap_err();
+            assert_eq!(
+                e.code,
+                crate::protocol::error::ErrorCode::InvalidInput,
+                "{bad}"
+            );
+        }
+        assert!(check_base_url("http://10.0.0.5:3080", true).is_ok());
+        assert!(check_base_url("ftp://x", true).is_err());
     }
 }

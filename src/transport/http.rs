@@ -10,6 +10,8 @@ use web_sys::AbortController;
 use super::Transport;
 use crate::platform::Timeout;
 use crate::protocol::error::{Error, ErrorCode};
+use crate::protocol::retry::retry_after_ms;
+use crate::protocol::validate::check_base_url;
 
 /// Default bound on one request.
 pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
@@ -24,14 +26,14 @@ pub struct HttpTransport {
 impl HttpTransport {
     /// Checks the settings. The token is only checked for characters a header cannot carry,
     /// and the error does not repeat it.
-    pub fn new(base_url: &str, token: Option<String>, timeout_ms: u32) -> Result<Self, Error> {
+    pub fn new(
+        base_url: &str,
+        token: Option<String>,
+        timeout_ms: u32,
+        allow_insecure_http: bool,
+    ) -> Result<Self, Error> {
         let base = base_url.trim();
-        let absolute = base.starts_with("http://") || base.starts_with("https://");
-        if !(absolute || base.starts_with('/')) {
-            return Err(Error::invalid_input(
-                "transport.baseUrl must be an http(s) URL or a same-origin path starting with /",
-            ));
-        }
+        check_base_url(base, allow_insecure_http)?;
         if let Some(t) = &token {
             if t.is_empty() || t.chars().any(|c| c.is_control() || !c.is_ascii()) {
                 return Err(Error::invalid_input(
@@ -97,7 +99,12 @@ impl HttpTransport {
         // Error pages are HTML or plain text: keep them as a string body.
         let parsed = serde_json::from_str::<Value>(&text).unwrap_or(Value::String(text));
         if !(200..300).contains(&status) {
-            return Err(Error::from_http(path, status, parsed));
+            let mut error = Error::from_http(path, status, parsed);
+            error.retry_after_ms = response.headers().get("retry-after").and_then(|h| {
+                let date = js_sys::Date::parse(&h);
+                retry_after_ms(&h, date.is_finite().then_some(date), js_sys::Date::now())
+            });
+            return Err(error);
         }
         Ok(parsed)
     }

@@ -37,11 +37,11 @@ beforeEach(() => {
 });
 
 /** Runs one turn in the page; resolves with the result or with the error's public fields. */
-function turnInPage({ baseUrl, token, conversationId, message, reply }) {
+function turnInPage({ baseUrl, token, conversationId, message, reply, options = {} }) {
   return page.evaluate(
-    async ({ baseUrl, token, conversationId, message, reply }) => {
+    async ({ baseUrl, token, conversationId, message, reply, options }) => {
       const m = await import('/pkg/browser.mjs');
-      const agent = new m.NeotomaAgent({ conversationId, transport: { baseUrl, token, timeoutMs: 5000 } });
+      const agent = new m.NeotomaAgent({ conversationId, transport: { baseUrl, token, timeoutMs: 5000 }, ...options });
       try {
         const r = await agent.turn(message, () => reply);
         return { ok: true, result: JSON.parse(JSON.stringify(r)) };
@@ -60,7 +60,7 @@ function turnInPage({ baseUrl, token, conversationId, message, reply }) {
         };
       }
     },
-    { baseUrl, token, conversationId, message, reply },
+    { baseUrl, token, conversationId, message, reply, options },
   );
 }
 
@@ -87,10 +87,11 @@ test('from the browser, a wrong token is NEOTOMA_HTTP 401 without the token in t
   for (const [k, v] of Object.entries(out.error)) assert.ok(!JSON.stringify(v).includes(wrong), `token in error.${k}`);
 });
 
-test('from an origin the server does not allow, the turn fails with NEOTOMA_NETWORK and nothing is stored', { timeout: 30_000 }, async () => {
+test('from an origin the server does not allow (no retry, no outbox), the turn fails with NEOTOMA_NETWORK and nothing is stored', { timeout: 30_000 }, async () => {
   const other = await startTestServer({ allowOrigin: 'http://127.0.0.1:9' });
   try {
-    const out = await turnInPage({ baseUrl: other.url, token: other.token, conversationId: randomId('browser-cors'), message: 'Tell me about Acme Corp', reply: 'x' });
+    const options = { retry: false, outbox: false };
+    const out = await turnInPage({ baseUrl: other.url, token: other.token, conversationId: randomId('browser-cors'), message: 'Tell me about Acme Corp', reply: 'x', options });
     assert.equal(out.ok, false);
     assert.equal(out.error.code, 'NEOTOMA_NETWORK', out.error.text);
     for (const [k, v] of Object.entries(out.error)) assert.ok(!JSON.stringify(v).includes(other.token), `token in error.${k}`);

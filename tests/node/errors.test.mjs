@@ -35,6 +35,9 @@ beforeEach(() => {
   server.resetCounts();
 });
 
+/** Errors surface as they are: one attempt, no outbox (the defaults retry and keep writes). */
+const STRICT = { retry: false, outbox: false };
+
 function httpAgent(conversationId, { token = server.token, timeoutMs = 5000, baseUrl = server.url, ...extra } = {}) {
   return new NeotomaAgent({ conversationId, transport: { baseUrl, token, timeoutMs }, ...extra });
 }
@@ -123,11 +126,11 @@ test('wrong token: NEOTOMA_HTTP 401, and the token appears nowhere in the error'
   assert.equal(server.requests.filter((r) => r.path === '/store' && r.status === 200).length, 0);
 });
 
-test('server closed: NEOTOMA_NETWORK', { timeout: 10_000 }, async () => {
+test('server closed, no retry and no outbox: NEOTOMA_NETWORK', { timeout: 10_000 }, async () => {
   const gone = await startTestServer();
   const { url, token } = gone;
   await gone.close();
-  const agent = httpAgent(randomId('net'), { baseUrl: url, token });
+  const agent = httpAgent(randomId('net'), { baseUrl: url, token, ...STRICT });
   await assert.rejects(agent.turn('Tell me about Acme Corp', () => 'never'), (err) => {
     assert.ok(err instanceof Error);
     assert.equal(err.code, 'NEOTOMA_NETWORK');
@@ -136,10 +139,10 @@ test('server closed: NEOTOMA_NETWORK', { timeout: 10_000 }, async () => {
   });
 });
 
-test('a /store slower than timeoutMs: NEOTOMA_TIMEOUT in bounded time; a retry once the server committed replays', { timeout: 15_000 }, async () => {
+test('a /store slower than timeoutMs (no retry, no outbox): NEOTOMA_TIMEOUT in bounded time; a retry once the server committed replays', { timeout: 15_000 }, async () => {
   const cid = randomId('timeout');
   server.delay('/store', 4000, { times: 1 });
-  const agent = httpAgent(cid, { timeoutMs: 300 });
+  const agent = httpAgent(cid, { timeoutMs: 300, ...STRICT });
   const t0 = performance.now();
   await assert.rejects(agent.turn('About Acme Corp', () => 'Acme Corp ok', { turnId: 't1' }), (err) => {
     assert.equal(err.code, 'NEOTOMA_TIMEOUT');
@@ -167,16 +170,16 @@ test('a 400 HTML answer is an NEOTOMA_HTTP error whose body is the page text', {
   });
 });
 
-test('other server errors carry status and parsed body (500 JSON, 413 HTML, 429 text)', { timeout: 10_000 }, async () => {
+test('other server errors carry status and parsed body (500 JSON, 413 HTML, 429 text; no outbox)', { timeout: 10_000 }, async () => {
   server.failNext('/store', 500, { error_code: 'DB_QUERY_FAILED', message: 'boom', timestamp: new Date().toISOString() });
-  await assert.rejects(httpAgent(randomId('e500')).turn('hello', () => 'never'), (err) => {
+  await assert.rejects(httpAgent(randomId('e500'), STRICT).turn('hello', () => 'never'), (err) => {
     assert.equal(err.code, 'NEOTOMA_HTTP');
     assert.equal(err.status, 500);
     assert.equal(err.body.error_code, 'DB_QUERY_FAILED');
     return true;
   });
   server.failNext('/store', 429, 'Write rate limit exceeded, please slow down', { headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '55' } });
-  await assert.rejects(httpAgent(randomId('e429')).turn('hello', () => 'never'), (err) => {
+  await assert.rejects(httpAgent(randomId('e429'), STRICT).turn('hello', () => 'never'), (err) => {
     assert.equal(err.code, 'NEOTOMA_HTTP');
     assert.equal(err.status, 429);
     assert.equal(err.body, 'Write rate limit exceeded, please slow down');
@@ -200,10 +203,10 @@ test('a real 413 from the server (body over its limit) is NEOTOMA_HTTP 413', { t
   }
 });
 
-test('the assistant /store failing rejects the turn; the user message stays', { timeout: 10_000 }, async () => {
+test('without an outbox, the assistant /store failing rejects the turn; the user message stays', { timeout: 10_000 }, async () => {
   const cid = randomId('assist-fail');
   server.failNext('/store', 503, { error_code: 'UNAVAILABLE', message: 'try later' }, { match: (b) => b?.entities?.[1]?.role === 'assistant' });
-  await assert.rejects(httpAgent(cid).turn('hello', () => 'hi'), (err) => err.code === 'NEOTOMA_HTTP' && err.status === 503);
+  await assert.rejects(httpAgent(cid, STRICT).turn('hello', () => 'hi'), (err) => err.code === 'NEOTOMA_HTTP' && err.status === 503);
   const index = await turnIndex(server, cid);
   assert.deepEqual(index.turns.map((t) => t.role), ['user']);
 });

@@ -1,0 +1,185 @@
+//! Writes that could not be sent yet, kept in the host's storage until they can.
+//!
+//! A pending write is the exact `/store` body and its idempotency key, so sending it later (or
+//! twice) collapses onto the one observation the first attempt may already have made. The
+//! bearer token is never part of it: it lives only in the transport.
+//!
+//! Storage is a key-value interface (`get`/`put`/`delete` of strings), the shape of Workers KV,
+//! Durable Object storage, localStorage-like wrappers and a `Map`; one key per conversation
+//! holds that conversation's queue, in order.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::error::{Error, ErrorCode};
+
+/// One `/store` waiting to be sent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingWrite {
+    pub idempotency_key: String,
+    pub turn_id: String,
+    /// `user` or `assistant`.
+    pub role: String,
+    pub turn_key: String,
+    /// The REFERS_TO targets, to re-create if the store is answered as a replay.
+    pub refers_to: Vec<String>,
+    pub body: Value,
+    pub queued_at_ms: f64,
+}
+
+/// Durable string storage. Errors are reported as [`ErrorCode::OutboxStorage`].
+#[allow(async_fn_in_trait)]
+pub trait OutboxStorage {
+    async fn get(&self, key: &str) -> Result<Option<String>, Error>;
+    async fn put(&self, key: &str, value: &str) -> Result<(), Error>;
+    async fn delete(&self, key: &str) -> Result<(), Error>;
+}
+
+/// In-process storage: survives a new agent in the same process (or isolate), not a restart.
+#[derive(Clone, Default)]
+pub struct MemoryStorage(Rc<RefCell<HashMap<String, String>>>);
+
+impl OutboxStorage for MemoryStorage {
+    async fn get(&self, key: &str) -> Result<Option<String>, Error> {
+        Ok(self.0.borrow().get(key).cloned())
+    }
+    async fn put(&self, key: &str, value: &str) -> Result<(), Error> {
+        self.0.borrow_mut().insert(key.to_owned(), value.to_owned());
+        Ok(())
+    }
+    async fn delete(&self, key: &str) -> Result<(), Error> {
+        self.0.borrow_mut().remove(key);
+        Ok(())
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    v: u32,
+    writes: Vec<PendingWrite>,
+}
+
+/// One conversation's queue on a storage. Every operation reads the stored queue afresh, so
+/// two agents of the same conversation on one storage (a restarted one, say) see the same queue.
+pub struct Outbox<S> {
+    storage: S,
+    key: String,
+}
+
+impl<S: OutboxStorage> Outbox<S> {
+    pub fn new(storage: S, conversation_id: &str) -> Self {
+        Outbox {
+            storage,
+            key: format!("neotoma-agent-wasm/outbox/v1/{conversation_id}"),
+        }
+    }
+
+    pub fn storage_key(&self) -> &str {
+        &self.key
+    }
+
+    pub async fn writes(&self) -> Result<Vec<PendingWrite>, Error> {
+        match self.storage.get(&self.key).await? {
+            None => Ok(Vec::new()),
+            Some(text) => serde_json::from_str::<Stored>(&text)
+                .map(|s| s.writes)
+                .map_err(|e| {
+                    Error::new(
+                        ErrorCode::OutboxStorage,
+                        format!("the stored outbox at {} is unreadable: {e}", self.key),
+                    )
+                }),
+        }
+    }
+
+    /// Appends `write` unless a write with its key is already queued (same body: a replay).
+    pub async fn push(&self, write: PendingWrite) -> Result<(), Error> {
+        let mut writes = self.writes().await?;
+        if !writes
+            .iter()
+            .any(|w| w.idempotency_key == write.idempotency_key)
+        {
+            writes.push(write);
+        }
+        self.save(writes).await
+    }
+
+    /// Drops the write with `idempotency_key` (sent, or refused for good).
+    pub async fn remove(&self, idempotency_key: &str) -> Result<(), Error> {
+        let mut writes = self.writes().await?;
+        writes.retain(|w| w.idempotency_key != idempotency_key);
+        self.save(writes).await
+    }
+
+    async fn save(&self, writes: Vec<PendingWrite>) -> Result<(), Error> {
+        if writes.is_empty() {
+            return self.storage.delete(&self.key).await;
+        }
+        let text = serde_json::to_string(&Stored { v: 1, writes })
+            .map_err(|e| Error::new(ErrorCode::OutboxStorage, e.to_string()))?;
+        self.storage.put(&self.key, &text).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+    use serde_json::json;
+
+    fn write(key: &str) -> PendingWrite {
+        PendingWrite {
+            idempotency_key: key.into(),
+            turn_id: "t1".into(),
+            role: "user".into(),
+            turn_key: "c:t1".into(),
+            refers_to: vec!["ent_1".into()],
+            body: json!({"idempotency_key": key}),
+            queued_at_ms: 1.0,
+        }
+    }
+
+    fn now<T>(f: impl std::future::Future<Output = T>) -> T {
+        f.now_or_never().expect("memory storage never waits")
+    }
+
+    #[test]
+    fn keeps_order_dedupes_by_key_and_is_shared_through_the_storage() {
+        let storage = MemoryStorage::default();
+        let a = Outbox::new(storage.clone(), "c1");
+        now(a.push(write("k1"))).unwrap();
+        now(a.push(write("k2"))).unwrap();
+        now(a.push(write("k1"))).unwrap();
+        // another agent of the same conversation on the same storage (a restart)
+        let b = Outbox::new(storage.clone(), "c1");
+        let keys: Vec<_> = now(b.writes())
+            .unwrap()
+            .into_iter()
+            .map(|w| w.idempotency_key)
+            .collect();
+        assert_eq!(keys, ["k1", "k2"]);
+        assert!(now(Outbox::new(storage.clone(), "c2").writes())
+            .unwrap()
+            .is_empty());
+        now(b.remove("k1")).unwrap();
+        now(b.remove("k2")).unwrap();
+        assert!(
+            storage.0.borrow().is_empty(),
+            "an empty queue leaves no key"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_queue_is_a_typed_error() {
+        let storage = MemoryStorage::default();
+        let outbox = Outbox::new(storage.clone(), "c1");
+        now(storage.put(outbox.storage_key(), "{not json")).unwrap();
+        let e = now(outbox.writes()).unwrap_err();
+        assert_eq!(e.code, ErrorCode::OutboxStorage);
+    }
+}

@@ -1,0 +1,495 @@
+//! Retries, the outbox and the LLM bound, natively on the embedded store behind a transport that
+//! fails on cue: what is sent (same body, same key), how long the agent waits, what is kept, and
+//! that every message ends up stored exactly once.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use serde_json::{json, Value};
+
+use neotoma_agent_wasm::protocol::error::{Error, ErrorCode};
+use neotoma_agent_wasm::protocol::events::AgentEvent;
+use neotoma_agent_wasm::protocol::outbox::MemoryStorage;
+use neotoma_agent_wasm::protocol::retry::RetryPolicy;
+use neotoma_agent_wasm::protocol::turn::{
+    Agent, AgentConfig, CloseTurnInput, Llm, PerMessage, Reply, TurnContext,
+};
+use neotoma_agent_wasm::store::EmbeddedStore;
+use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
+use neotoma_agent_wasm::transport::Transport;
+
+mod common;
+use common::{block_on, TestRuntime};
+
+/// What the next `/store` does.
+#[derive(Clone, Debug)]
+enum Fault {
+    /// No answer; the server never saw it.
+    Network,
+    /// The server stored it, but the answer was lost.
+    LostAnswer,
+    /// An HTTP error, optionally with `Retry-After` (ms).
+    Http(u16, Option<u32>),
+}
+
+/// The embedded store behind scripted `/store` faults, or fully down.
+struct Faulty {
+    inner: EmbeddedTransport,
+    script: RefCell<VecDeque<Fault>>,
+    down: Cell<bool>,
+    stores: RefCell<Vec<Value>>,
+}
+
+impl Transport for Faulty {
+    async fn store(&self, body: &Value) -> Result<Value, Error> {
+        self.stores.borrow_mut().push(body.clone());
+        if self.down.get() {
+            return Err(Error::new(ErrorCode::NeotomaNetwork, "connection refused"));
+        }
+        let next = self.script.borrow_mut().pop_front();
+        match next {
+            None => self.inner.store(body).await,
+            Some(Fault::Network) => Err(Error::new(ErrorCode::NeotomaNetwork, "reset")),
+            Some(Fault::LostAnswer) => {
+                let _ = self.inner.store(body).await;
+                Err(Error::new(ErrorCode::NeotomaTimeout, "no answer"))
+            }
+            Some(Fault::Http(status, retry_after)) => {
+                let mut e = Error::from_http("/store", status, json!("<html>busy</html>"));
+                e.retry_after_ms = retry_after;
+                Err(e)
+            }
+        }
+    }
+    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
+        if self.down.get() {
+            return Err(Error::new(ErrorCode::NeotomaNetwork, "connection refused"));
+        }
+        self.inner.retrieve_entity_by_identifier(body).await
+    }
+    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
+        self.inner.create_relationships(body).await
+    }
+}
+
+struct Llmish;
+
+impl Llm for Llmish {
+    async fn reply(&self, msg: &str, _ctx: &TurnContext) -> Result<Reply, Error> {
+        Ok(Reply {
+            text: format!("About {msg}: Acme Corp."),
+            refers_to: vec![],
+        })
+    }
+}
+
+/// Never answers.
+struct SilentLlm;
+
+impl Llm for SilentLlm {
+    async fn reply(&self, _msg: &str, _ctx: &TurnContext) -> Result<Reply, Error> {
+        std::future::pending().await
+    }
+}
+
+type TestAgent = Agent<Faulty, TestRuntime, MemoryStorage>;
+
+struct Setup {
+    store: Rc<RefCell<EmbeddedStore>>,
+    storage: MemoryStorage,
+    events: Rc<RefCell<Vec<AgentEvent>>>,
+    acme: String,
+}
+
+impl Setup {
+    fn new() -> Self {
+        let store = Rc::new(RefCell::new(EmbeddedStore::new()));
+        let seeded = store
+            .borrow_mut()
+            .store(
+                &json!({"entities":[{"entity_type":"company","name":"Acme Corp"}],"idempotency_key":"seed"}),
+                0.0,
+            )
+            .unwrap();
+        let acme = seeded["entities"][0]["entity_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        Setup {
+            store,
+            storage: MemoryStorage::default(),
+            events: Rc::default(),
+            acme,
+        }
+    }
+
+    fn agent(&self, script: Vec<Fault>, configure: impl FnOnce(&mut AgentConfig)) -> TestAgent {
+        let mut config = AgentConfig::new("c1");
+        let events = self.events.clone();
+        config.on_event = Some(Box::new(move |e: &AgentEvent| {
+            events.borrow_mut().push(e.clone())
+        }));
+        configure(&mut config);
+        let transport = Faulty {
+            inner: EmbeddedTransport::new(self.store.clone(), Rc::new(|| 0.0)),
+            script: RefCell::new(script.into()),
+            down: Cell::new(false),
+            stores: RefCell::default(),
+        };
+        Agent::new(
+            config,
+            transport,
+            TestRuntime::default(),
+            self.storage.clone(),
+        )
+        .unwrap()
+    }
+
+    /// (role, content) of every stored message of c1, in turn order.
+    fn messages(&self) -> Vec<(String, String)> {
+        let store = self.store.borrow();
+        let Ok(index) = store.turn_index("c1") else {
+            return Vec::new();
+        };
+        index["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| {
+                let snap = store
+                    .get_entity_snapshot(&json!({"entity_id": row["message_entity_id"]}))
+                    .unwrap();
+                (
+                    snap["snapshot"]["role"].as_str().unwrap().to_owned(),
+                    snap["snapshot"]["content"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    fn refers_to(&self, id: &str) -> Vec<String> {
+        let related = self
+            .store
+            .borrow()
+            .retrieve_related_entities(
+                &json!({"entity_id": id, "direction": "outbound", "relationship_types": ["REFERS_TO"]}),
+            )
+            .unwrap();
+        related["relationships"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["target_entity_id"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
+    fn event_types(&self) -> Vec<&'static str> {
+        self.events
+            .borrow()
+            .iter()
+            .map(|e| match e {
+                AgentEvent::Retry { .. } => "retry",
+                AgentEvent::WritePending { .. } => "writePending",
+                AgentEvent::WriteFlushed { .. } => "writeFlushed",
+                AgentEvent::WriteFailed { .. } => "writeFailed",
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn transient_failures_are_retried_with_the_same_body_and_key() {
+    let s = Setup::new();
+    let agent = s.agent(
+        vec![Fault::Network, Fault::Http(503, None), Fault::LostAnswer],
+        |_| {},
+    );
+    let r = block_on(agent.turn(
+        "Tell me about Acme Corp".into(),
+        &Llmish,
+        Some("t1".into()),
+        None,
+        None,
+    ))
+    .unwrap();
+    assert_eq!(
+        r.pending,
+        PerMessage {
+            user: false,
+            assistant: false
+        }
+    );
+    assert!(r.replayed.user, "the last retry found the lost write");
+    let stores = agent.transport().stores.borrow();
+    assert_eq!(
+        stores.len(),
+        5,
+        "4 attempts for the user message, 1 for the assistant's"
+    );
+    assert!(
+        stores[..4].iter().all(|b| b == &stores[0]),
+        "every attempt sends the same body"
+    );
+    assert_eq!(stores[0]["idempotency_key"], "conversation-c1-t1-user-turn");
+    assert_eq!(
+        s.messages(),
+        vec![
+            ("user".into(), "Tell me about Acme Corp".into()),
+            (
+                "assistant".into(),
+                "About Tell me about Acme Corp: Acme Corp.".into()
+            ),
+        ]
+    );
+    assert_eq!(
+        s.refers_to(r.user_message_entity_id.as_deref().unwrap()),
+        vec![s.acme.clone()]
+    );
+    assert_eq!(s.event_types(), vec!["retry", "retry", "retry"]);
+    // backoff doubles, with jitter (random_unit = 0.5: half of 250, 500, 1000)
+    let delays: Vec<u32> = s
+        .events
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Retry { delay_ms, .. } => Some(*delay_ms),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(delays, vec![125, 250, 500]);
+}
+
+#[test]
+fn retry_after_is_honoured_and_other_4xx_are_not_retried() {
+    let s = Setup::new();
+    let agent = s.agent(vec![Fault::Http(429, Some(3_000))], |_| {});
+    block_on(agent.turn("hello".into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    match &s.events.borrow()[0] {
+        AgentEvent::Retry {
+            delay_ms,
+            status,
+            path,
+            attempt,
+            ..
+        } => {
+            assert_eq!(
+                (*delay_ms, *status, *path, *attempt),
+                (3_000, Some(429), "/store", 1)
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let s = Setup::new();
+    let agent = s.agent(vec![Fault::Http(401, None)], |_| {});
+    let e =
+        block_on(agent.turn("hello".into(), &Llmish, Some("t1".into()), None, None)).unwrap_err();
+    assert_eq!((e.code, e.status), (ErrorCode::NeotomaHttp, Some(401)));
+    assert_eq!(
+        agent.transport().stores.borrow().len(),
+        1,
+        "a 401 is not retried"
+    );
+    assert!(s.messages().is_empty());
+    assert!(
+        block_on(agent.pending_writes()).unwrap().is_empty(),
+        "nor kept: it would fail again"
+    );
+}
+
+#[test]
+fn a_store_that_keeps_failing_goes_to_the_outbox_and_the_turn_goes_on() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |c| c.retry.max_attempts = 2);
+    agent.transport().down.set(true);
+    let r = block_on(agent.turn(
+        "Tell me about Acme Corp".into(),
+        &Llmish,
+        Some("t1".into()),
+        None,
+        None,
+    ))
+    .unwrap();
+    assert_eq!(
+        r.pending,
+        PerMessage {
+            user: true,
+            assistant: true
+        }
+    );
+    assert_eq!(
+        r.assistant_message, "About Tell me about Acme Corp: Acme Corp.",
+        "the LLM still answered"
+    );
+    assert_eq!(r.user_message_entity_id, None);
+    let pending = block_on(agent.pending_writes()).unwrap();
+    let keys: Vec<_> = pending.iter().map(|w| w.idempotency_key.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "conversation-c1-t1-user-turn",
+            "conversation-c1-t1-assistant-turn"
+        ]
+    );
+    assert!(s.messages().is_empty());
+
+    // still down: flush keeps everything
+    let flushed = block_on(agent.flush()).unwrap();
+    assert_eq!((flushed.flushed, flushed.pending), (0, 2));
+
+    agent.transport().down.set(false);
+    let flushed = block_on(agent.flush()).unwrap();
+    assert_eq!(
+        (flushed.flushed, flushed.pending, flushed.failed.len()),
+        (2, 0, 0)
+    );
+    assert_eq!(
+        s.messages(),
+        vec![
+            ("user".into(), "Tell me about Acme Corp".into()),
+            (
+                "assistant".into(),
+                "About Tell me about Acme Corp: Acme Corp.".into()
+            ),
+        ]
+    );
+    assert!(block_on(agent.pending_writes()).unwrap().is_empty());
+    let types = s.event_types();
+    assert_eq!(types.iter().filter(|t| **t == "writePending").count(), 2);
+    assert_eq!(types.iter().filter(|t| **t == "writeFlushed").count(), 2);
+}
+
+#[test]
+fn the_next_turn_sends_waiting_writes_first_in_order() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
+    agent.transport().down.set(true);
+    block_on(agent.turn("first".into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    agent.transport().down.set(false);
+    let r2 = block_on(agent.turn("second".into(), &Llmish, Some("t2".into()), None, None)).unwrap();
+    assert_eq!(
+        r2.pending,
+        PerMessage {
+            user: false,
+            assistant: false
+        }
+    );
+    let sent: Vec<String> = agent
+        .transport()
+        .stores
+        .borrow()
+        .iter()
+        .skip(2) // the two failed attempts while down
+        .map(|b| b["idempotency_key"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            "conversation-c1-t1-user-turn",
+            "conversation-c1-t1-assistant-turn",
+            "conversation-c1-t2-user-turn",
+            "conversation-c1-t2-assistant-turn"
+        ]
+    );
+    assert_eq!(s.messages().len(), 4);
+}
+
+#[test]
+fn a_restarted_agent_finds_the_outbox_in_its_storage() {
+    let s = Setup::new();
+    let first = s.agent(vec![], |c| c.retry = RetryPolicy::none());
+    first.transport().down.set(true);
+    block_on(first.turn(
+        "before the restart".into(),
+        &Llmish,
+        Some("t1".into()),
+        None,
+        None,
+    ))
+    .unwrap();
+    drop(first);
+    let second = s.agent(vec![], |_| {});
+    assert_eq!(block_on(second.pending_writes()).unwrap().len(), 2);
+    let flushed = block_on(second.flush()).unwrap();
+    assert_eq!(flushed.flushed, 2);
+    assert_eq!(s.messages().len(), 2);
+}
+
+#[test]
+fn a_write_refused_on_its_merits_is_dropped_and_reported() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
+    agent.transport().down.set(true);
+    block_on(agent.turn("one".into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    agent.transport().down.set(false);
+    agent
+        .transport()
+        .script
+        .borrow_mut()
+        .push_back(Fault::Http(400, None));
+    let flushed = block_on(agent.flush()).unwrap();
+    assert_eq!((flushed.flushed, flushed.pending), (1, 0));
+    assert_eq!(flushed.failed.len(), 1);
+    assert_eq!(
+        flushed.failed[0].idempotency_key,
+        "conversation-c1-t1-user-turn"
+    );
+    assert_eq!(flushed.failed[0].code, "NEOTOMA_HTTP");
+    assert!(s.event_types().contains(&"writeFailed"));
+}
+
+#[test]
+fn without_an_outbox_the_failure_is_the_turns_error() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |c| {
+        c.outbox_enabled = false;
+        c.retry = RetryPolicy::none();
+    });
+    agent.transport().down.set(true);
+    let e = block_on(agent.turn("x".into(), &Llmish, None, None, None)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NeotomaNetwork);
+    assert!(block_on(agent.pending_writes()).unwrap().is_empty());
+}
+
+#[test]
+fn an_llm_that_never_answers_times_out_and_no_assistant_message_is_stored() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |c| c.llm_timeout_ms = 10);
+    let e = block_on(agent.turn("hello".into(), &SilentLlm, None, None, None)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::LlmTimeout);
+    assert_eq!(s.messages(), vec![("user".into(), "hello".into())]);
+}
+
+#[test]
+fn a_regeneration_on_purpose_replaces_the_stored_reply() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |_| {});
+    let r = block_on(agent.turn("hello".into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    let close = |text: &str, revision| CloseTurnInput {
+        turn_id: "t1".into(),
+        turn_number: Some(1),
+        assistant_message: text.into(),
+        refers_to: vec![],
+        extra: None,
+        revision,
+    };
+    let e = block_on(agent.close_turn(close("A new reply", None))).unwrap_err();
+    assert_eq!(
+        e.code,
+        ErrorCode::IdempotencyMismatch,
+        "never a silent overwrite"
+    );
+    let regen = block_on(agent.close_turn(close("A new reply", Some(2)))).unwrap();
+    assert_eq!(
+        regen.assistant_message_entity_id,
+        r.assistant_message_entity_id
+    );
+    assert_eq!(
+        s.messages(),
+        vec![
+            ("user".into(), "hello".into()),
+            ("assistant".into(), "A new reply".into())
+        ]
+    );
+}
