@@ -16,7 +16,7 @@
 
 import { execFileSync } from 'node:child_process';
 import {
-  appendFileSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync,
+  copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync,
   statSync, symlinkSync, writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -105,9 +105,12 @@ const header = (what) =>
 // re-exports it, and `neotoma-agent-wasm/proxy` loads it alone, without the wasm.
 const proxyFiles = ['proxy.mjs', 'proxy.d.ts'];
 const proxyExports = 'createNeotomaProxy, toNodeHandler';
+// The IndexedDB outbox storage (js/outbox-indexeddb.mjs): the browser entry makes it the default.
+const idbFiles = ['outbox-indexeddb.mjs', 'outbox-indexeddb.d.ts'];
 const reexport =
   `export * from '${glue}';\nexport { default } from '${glue}';\n` +
-  `export { ${proxyExports} } from './proxy.mjs';\n`;
+  `export { ${proxyExports} } from './proxy.mjs';\n` +
+  `export { indexedDbOutboxStorage } from './outbox-indexeddb.mjs';\n`;
 const entrySources = {
   'node.mjs':
     header('Node entry: reads the .wasm next to this file and instantiates it synchronously.') +
@@ -117,8 +120,11 @@ const entrySources = {
     reexport,
   'browser.mjs':
     header('Browser / generic ESM entry: fetches the .wasm next to this file (bundlers follow new URL(..., import.meta.url)).') +
-    `import init from '${glue}';\n\n` +
-    `await init({ module_or_path: new URL('${wasmRel}', import.meta.url) });\n\n` +
+    `import init, { setDefaultOutboxStorage } from '${glue}';\n` +
+    `import { indexedDbOutboxStorage } from './outbox-indexeddb.mjs';\n\n` +
+    `await init({ module_or_path: new URL('${wasmRel}', import.meta.url) });\n` +
+    `// Pending writes survive a closed tab where IndexedDB exists (opened on first use).\n` +
+    `if (typeof indexedDB !== 'undefined') setDefaultOutboxStorage(indexedDbOutboxStorage());\n\n` +
     reexport,
   'workerd.mjs':
     header('Cloudflare Workers (workerd) entry: the .wasm is imported as a compiled WebAssembly.Module (Workers forbid compiling from bytes at run time).') +
@@ -136,15 +142,24 @@ const entrySources = {
     reexport,
 };
 for (const [name, src] of Object.entries(entrySources)) writeFileSync(join(outDir, name), src);
-for (const f of proxyFiles) copyFileSync(join('js', f), join(outDir, f));
+for (const f of [...proxyFiles, ...idbFiles]) copyFileSync(join('js', f), join(outDir, f));
 // The main types re-export the proxy's, so `import { createNeotomaProxy } from "neotoma-agent-wasm"`
 // type-checks ("./proxy.js" resolves to proxy.d.ts).
-appendFileSync(
-  join(outDir, `${outName}.d.ts`),
-  `\n// The same-origin proxy (neotoma-agent-wasm/proxy), re-exported by every entry.\n` +
-    `export { ${proxyExports} } from './proxy.js';\n` +
-    `export type { NeotomaProxyOptions, NeotomaProxyHandler, NodeProxyRequest, NodeProxyResponse } from './proxy.js';\n`,
-);
+{
+  // Rewritten, not appended: a second build over an unchanged d.ts must not repeat the lines.
+  const marker = `\n// The same-origin proxy (neotoma-agent-wasm/proxy), re-exported by every entry.\n`;
+  const dts = join(outDir, `${outName}.d.ts`);
+  const generated = readFileSync(dts, 'utf8').split(marker)[0];
+  writeFileSync(
+    dts,
+    generated +
+      marker +
+      `export { ${proxyExports} } from './proxy.js';\n` +
+      `export type { NeotomaProxyOptions, NeotomaProxyHandler, NodeProxyRequest, NodeProxyResponse } from './proxy.js';\n` +
+      `export { indexedDbOutboxStorage } from './outbox-indexeddb.js';\n` +
+      `export type { IndexedDbOutboxOptions } from './outbox-indexeddb.js';\n`,
+  );
+}
 
 // wasm-pack writes a `.gitignore` containing `*` into the out dir: it would hide the files from
 // git-based tooling (and from `npm pack` when there is no `files` list). Drop it.

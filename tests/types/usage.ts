@@ -13,6 +13,10 @@ import {
   type RetrievedEntity,
   type TurnResult,
   type TurnStream,
+  type AgentEvent,
+  type FlushResult,
+  type PendingWrite,
+  indexedDbOutboxStorage,
 } from "neotoma-agent-wasm";
 
 const options: AgentOptions = {
@@ -31,7 +35,7 @@ const llm: LlmCallback = async (message, ctx) => {
 
 async function main(): Promise<void> {
   const result: TurnResult = await agent.turn("Tell me about Acme Corp", llm, { turnId: "t1" });
-  const ids: string[] = [result.userMessageEntityId, result.assistantMessageEntityId];
+  const ids: Array<string | null> = [result.userMessageEntityId, result.assistantMessageEntityId];
   const replayed: boolean = result.replayed.user && result.replayed.assistant;
   const opened = await agent.openTurn({ userMessage: "hi", userMessageExtra: { model: "m" } });
   const closed = await agent.closeTurn({ turnId: opened.turnId, assistantMessage: "hello", refersTo: ["ent_1"] });
@@ -51,7 +55,7 @@ async function main(): Promise<void> {
     await agent.turn("x", () => "y");
   } catch (e) {
     const err = e as NeotomaError;
-    const code: "INVALID_INPUT" | "NEOTOMA_HTTP" | "NEOTOMA_NETWORK" | "NEOTOMA_TIMEOUT" | "IDEMPOTENCY_MISMATCH" | "NEOTOMA_INVALID_RESPONSE" = err.code;
+    const code: "INVALID_INPUT" | "NEOTOMA_HTTP" | "NEOTOMA_NETWORK" | "NEOTOMA_TIMEOUT" | "IDEMPOTENCY_MISMATCH" | "NEOTOMA_INVALID_RESPONSE" | "LLM_TIMEOUT" | "OUTBOX_STORAGE" = err.code;
     void code;
   }
   void [ids, replayed, closed.refersTo, n, shared, status, reply, memory, found, key];
@@ -67,6 +71,27 @@ async function main(): Promise<void> {
   await agent.turn("x", () => new ReadableStream<Uint8Array>());
   void [body, tokens, finished];
 
+  // Reliability: retry settings, a storage for the outbox, events, flush.
+  const kv = new Map<string, string>();
+  const reliable = new NeotomaAgent({
+    conversationId: "c4",
+    transport: { baseUrl: "https://neotoma.example.com", token: "t" },
+    retry: { maxAttempts: 3, initialDelayMs: 100 },
+    outbox: { get: (k) => kv.get(k), put: (k, v) => void kv.set(k, v), delete: (k) => kv.delete(k) },
+    onEvent: (e: AgentEvent) => {
+      if (e.type === "writePending") console.log(e.idempotencyKey, e.pending);
+    },
+    llmTimeoutMs: 60_000,
+  });
+  const flushed: FlushResult = await reliable.flush();
+  const waiting: PendingWrite[] = await reliable.pendingWrites();
+  const maybeId: string | null = finished.userMessageEntityId;
+  const isPending: boolean = finished.pending.user || finished.pending.assistant;
+  await reliable.turn("again", () => "regenerated", { turnId: "t1", revision: 2 });
+  new NeotomaAgent({ conversationId: "c5", outbox: false, retry: false });
+  new NeotomaAgent({ conversationId: "c6", outbox: indexedDbOutboxStorage({ databaseName: "chat" }) });
+  void [flushed.flushed, waiting, maybeId, isPending];
+
   // @ts-expect-error conversationId is required
   new NeotomaAgent({});
   // @ts-expect-error assistantRefersTo is "cited" | "retrieved"
@@ -77,6 +102,11 @@ async function main(): Promise<void> {
   agent.turnStream("x", async function* () { yield 42; });
   // @ts-expect-error idempotencyKey's role is "user" | "assistant"
   idempotencyKey("c", "t", "system");
+  // @ts-expect-error an entity id may be null while the message waits in the outbox
+  const notNull: string = finished.userMessageEntityId;
+  void notNull;
+  // @ts-expect-error outbox storage needs get, put and delete
+  new NeotomaAgent({ conversationId: "c", outbox: { get: () => null } });
   // @ts-expect-error closeTurn needs the turn id
   await agent.closeTurn({ assistantMessage: "x" });
 }
