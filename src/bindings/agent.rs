@@ -18,6 +18,7 @@ use super::reply_sink::ReplySink;
 use crate::platform::{now_ms, JsRuntime};
 use crate::protocol::error::Error;
 use crate::protocol::events::AgentEvent;
+use crate::protocol::outbox::PendingWrite;
 use crate::protocol::retry::RetryPolicy;
 use crate::protocol::turn::{Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput};
 use crate::store::EmbeddedStore;
@@ -388,10 +389,12 @@ impl NeotomaAgent {
     /// the token).
     #[wasm_bindgen(js_name = pendingWrites, unchecked_return_type = "Promise<PendingWrite[]>")]
     pub fn pending_writes(&self) -> Promise {
-        self.run(
-            Ok(()),
-            |agent, ()| async move { agent.pending_writes().await },
-        )
+        self.run(Ok(()), |agent, ()| async move {
+            let writes = agent.pending_writes().await?;
+            Ok(serde_json::Value::Array(
+                writes.iter().map(PendingWrite::to_json).collect(),
+            ))
+        })
     }
 
     /// Retrieval and the user message; call `closeTurn` with the reply.

@@ -12,14 +12,13 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 use super::error::{Error, ErrorCode};
 
-/// One `/store` waiting to be sent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// One `/store` waiting to be sent. Stored and shown to JS as camelCase JSON (converted by
+/// hand: a serde derive here costs the wasm several kilobytes).
+#[derive(Debug, Clone, PartialEq)]
 pub struct PendingWrite {
     pub idempotency_key: String,
     pub turn_id: String,
@@ -58,10 +57,60 @@ impl OutboxStorage for MemoryStorage {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-struct Stored {
-    v: u32,
-    writes: Vec<PendingWrite>,
+impl PendingWrite {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "idempotencyKey": self.idempotency_key,
+            "turnId": self.turn_id,
+            "role": self.role,
+            "turnKey": self.turn_key,
+            "refersTo": self.refers_to,
+            "body": self.body,
+            "queuedAtMs": self.queued_at_ms,
+        })
+    }
+
+    pub fn from_json(v: &Value) -> Option<PendingWrite> {
+        let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        Some(PendingWrite {
+            idempotency_key: text("idempotencyKey")?,
+            turn_id: text("turnId")?,
+            role: text("role")?,
+            turn_key: text("turnKey")?,
+            refers_to: v
+                .get("refersTo")?
+                .as_array()?
+                .iter()
+                .map(|t| t.as_str().map(str::to_owned))
+                .collect::<Option<_>>()?,
+            body: v.get("body").filter(|b| b.is_object())?.clone(),
+            queued_at_ms: v.get("queuedAtMs").and_then(Value::as_f64).unwrap_or(0.0),
+        })
+    }
+}
+
+/// `{"v":1,"writes":[…]}`: the stored form of a queue.
+fn encode(writes: &[PendingWrite]) -> String {
+    let mut stored = Map::new();
+    stored.insert("v".into(), 1.into());
+    stored.insert(
+        "writes".into(),
+        Value::Array(writes.iter().map(PendingWrite::to_json).collect()),
+    );
+    Value::Object(stored).to_string()
+}
+
+fn decode(text: &str) -> Option<Vec<PendingWrite>> {
+    let stored: Value = serde_json::from_str(text).ok()?;
+    if stored.get("v")?.as_u64()? != 1 {
+        return None;
+    }
+    stored
+        .get("writes")?
+        .as_array()?
+        .iter()
+        .map(PendingWrite::from_json)
+        .collect()
 }
 
 /// One conversation's queue on a storage. Every operation reads the stored queue afresh, so
@@ -86,14 +135,12 @@ impl<S: OutboxStorage> Outbox<S> {
     pub async fn writes(&self) -> Result<Vec<PendingWrite>, Error> {
         match self.storage.get(&self.key).await? {
             None => Ok(Vec::new()),
-            Some(text) => serde_json::from_str::<Stored>(&text)
-                .map(|s| s.writes)
-                .map_err(|e| {
-                    Error::new(
-                        ErrorCode::OutboxStorage,
-                        format!("the stored outbox at {} is unreadable: {e}", self.key),
-                    )
-                }),
+            Some(text) => decode(&text).ok_or_else(|| {
+                Error::new(
+                    ErrorCode::OutboxStorage,
+                    format!("the stored outbox at {} is unreadable", self.key),
+                )
+            }),
         }
     }
 
@@ -120,9 +167,7 @@ impl<S: OutboxStorage> Outbox<S> {
         if writes.is_empty() {
             return self.storage.delete(&self.key).await;
         }
-        let text = serde_json::to_string(&Stored { v: 1, writes })
-            .map_err(|e| Error::new(ErrorCode::OutboxStorage, e.to_string()))?;
-        self.storage.put(&self.key, &text).await
+        self.storage.put(&self.key, &encode(&writes)).await
     }
 }
 
@@ -172,6 +217,14 @@ mod tests {
             storage.0.borrow().is_empty(),
             "an empty queue leaves no key"
         );
+    }
+
+    #[test]
+    fn a_write_round_trips_through_its_stored_form() {
+        let w = write("k1");
+        assert_eq!(decode(&encode(std::slice::from_ref(&w))), Some(vec![w]));
+        assert_eq!(decode(r#"{"v":2,"writes":[]}"#), None);
+        assert_eq!(decode(r#"{"v":1,"writes":[{"turnId":"t"}]}"#), None);
     }
 
     #[test]

@@ -103,7 +103,11 @@ pub fn retry_after_ms(header: &str, date_ms: Option<f64>, now_ms: f64) -> Option
     const CAP_MS: f64 = 3_600_000.0;
     let header = header.trim();
     let ms = if !header.is_empty() && header.bytes().all(|b| b.is_ascii_digit()) {
-        header.parse::<f64>().ok()? * 1000.0
+        // digits only: no float parser (its tables would cost the wasm kilobytes)
+        let seconds = header.bytes().fold(0u64, |n, b| {
+            (n * 10 + u64::from(b - b'0')).min(u64::from(u32::MAX))
+        });
+        seconds as f64 * 1000.0
     } else {
         (date_ms? - now_ms).max(0.0)
     };
