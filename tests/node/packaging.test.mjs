@@ -82,7 +82,8 @@ test('Node ESM: the packed tarball, installed in a "type": "module" project, run
   const dir = await installFixture(ws, 'node-esm', tarball);
   const t1 = performance.now();
   const cid = randomId('pkg-node');
-  const r = await run(process.execPath, ['main.mjs', server.url, server.token, cid], { cwd: dir, timeoutMs: 30_000 });
+  const env = { ...process.env, NEOTOMA_URL: server.url, NEOTOMA_TOKEN: server.token, CONVERSATION_ID: cid };
+  const r = await run(process.execPath, ['main.mjs'], { cwd: dir, env, timeoutMs: 30_000 });
   timings.node = { install: Math.round(t1 - t0), run: r.ms };
   assert.equal(r.code, 0, describeRun('node main.mjs', r));
   const out = lastJsonLine(r.stdout);
@@ -102,10 +103,13 @@ test('Deno: the packed tarball, npm-installed, runs two turns over HTTP through 
     DENO_NO_UPDATE_CHECK: '1',
     DENO_NO_PROMPT: '1',
     NO_COLOR: '1',
+    NEOTOMA_URL: server.url,
+    NEOTOMA_TOKEN: server.token,
+    CONVERSATION_ID: cid,
   };
   const r = await run(
     DENO_BIN,
-    ['run', '--cached-only', '--no-prompt', '--allow-net=127.0.0.1', `--allow-read=${dir}`, 'main.mjs', server.url, server.token, cid],
+    ['run', '--cached-only', '--no-prompt', '--allow-net=127.0.0.1', `--allow-read=${dir}`, '--allow-env=NEOTOMA_URL,NEOTOMA_TOKEN,CONVERSATION_ID', 'main.mjs'],
     { cwd: dir, env, timeoutMs: 60_000 },
   );
   timings.deno = { install: Math.round(t1 - t0), run: r.ms };

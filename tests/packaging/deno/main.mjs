@@ -1,22 +1,19 @@
-// Packaging fixture (Deno): `deno run ... main.mjs <neotomaUrl> <token> <conversationId>`.
-// Imports the installed tarball by its package name (the `deno` export condition), runs two turns
-// over HTTP against the given Neotoma server and prints, as one JSON line, the file the package name
-// resolved to and the two TurnResults.
-import { NeotomaAgent } from 'neotoma-agent-wasm';
-
-const [baseUrl, token, conversationId] = Deno.args;
-if (!baseUrl || !token || !conversationId) {
-  console.error('usage: deno run --allow-net=127.0.0.1 --allow-read=. main.mjs <neotomaUrl> <token> <conversationId>');
-  Deno.exit(2);
-}
+import { NeotomaAgent } from 'neotoma-agent-wasm'; // the `deno` entry (npm: specifier or node_modules)
 
 const agent = new NeotomaAgent({
-  conversationId,
-  platform: 'packaging-deno',
-  transport: { baseUrl, token, timeoutMs: 5000 },
+  conversationId: Deno.env.get('CONVERSATION_ID'),
+  transport: { baseUrl: Deno.env.get('NEOTOMA_URL'), token: Deno.env.get('NEOTOMA_TOKEN') },
 });
-const llm = (msg, ctx) => `Turn ${ctx.turnNumber}: Acme Corp, noted.`;
-const r1 = await agent.turn('Tell me about Acme Corp', llm, { turnId: 'turn-1' });
-const r2 = await agent.turn('Is Acme Corp still a customer?', llm, { turnId: 'turn-2' });
+const llm = (message, ctx) => callYourModel(message, ctx);
+const first = await agent.turn('Tell me about Acme Corp', llm, { turnId: 'turn-1' });
+const second = await agent.turn('Is Acme Corp still a customer?', llm, { turnId: 'turn-2' });
+
+// --- Test plumbing (tests/node/packaging.test.mjs), not part of the example ------------------------
+// Packaging fixture (Deno): `deno run --allow-net=127.0.0.1 --allow-read=. --allow-env=… main.mjs`
+// with NEOTOMA_URL, NEOTOMA_TOKEN, CONVERSATION_ID set; prints, as one JSON line, the file the
+// package name resolved to and the two TurnResults.
+function callYourModel(message, ctx) {
+  return `Turn ${ctx.turnNumber}: ${ctx.retrieved.map((e) => e.snapshot.name).join(', ')}, noted.`;
+}
 const resolved = import.meta.resolve('neotoma-agent-wasm');
-console.log(JSON.stringify({ runtime: 'deno', resolved, turns: [r1, r2] }));
+console.log(JSON.stringify({ runtime: 'deno', resolved, turns: [first, second] }));

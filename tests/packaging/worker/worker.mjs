@@ -1,32 +1,23 @@
-// Packaging fixture (workerd, run by Miniflare): a Worker that imports the installed package by name.
-// The test maps the bare specifier 'neotoma-agent-wasm' to the file the installed package's
-// `exports["."].workerd` names (workerd.mjs, which imports the .wasm as a compiled module).
-//
-// POST /chat {conversationId, message, turnId, turnNumber} -> the TurnResult as JSON (500 {error} on
-// failure). The turn number comes with the request since each request has a fresh agent.
-// The agent is created inside the handler (Workers forbid random values at global scope).
-import { NeotomaAgent } from 'neotoma-agent-wasm';
+import { NeotomaAgent } from 'neotoma-agent-wasm'; // the `workerd` entry: the .wasm is imported as a module
 
 export default {
   async fetch(request, env) {
-    const url = new URL(request.url);
-    if (request.method !== 'POST' || url.pathname !== '/chat') {
-      return new Response('not found', { status: 404 });
-    }
-    try {
-      const { conversationId, message, turnId, turnNumber } = await request.json();
-      const agent = new NeotomaAgent({
-        conversationId,
-        platform: 'packaging-workerd',
-        transport: { baseUrl: env.NEOTOMA_URL, token: env.NEOTOMA_TOKEN, timeoutMs: 5000 },
-      });
-      const result = await agent.turn(message, (msg, ctx) => `Turn ${ctx.turnNumber}: Acme Corp, noted.`, { turnId, turnNumber });
-      return Response.json(result);
-    } catch (err) {
-      return Response.json(
-        { error: { name: err?.name, code: err?.code, message: String(err?.message ?? err), stack: err?.stack } },
-        { status: 500 },
-      );
-    }
+    const { conversationId, message, turnId, turnNumber } = await request.json();
+    // One agent per request (Workers give no random values at global scope); a stateless Worker
+    // passes the turn number with the request.
+    const agent = new NeotomaAgent({
+      conversationId,
+      transport: { baseUrl: env.NEOTOMA_URL, token: env.NEOTOMA_TOKEN },
+    });
+    const result = await agent.turn(message, callYourModel, { turnId, turnNumber });
+    return Response.json(result);
   },
 };
+
+// --- Test plumbing (tests/node/packaging.test.mjs), not part of the example ------------------------
+// Packaging fixture (workerd, run by Miniflare): the test maps the bare specifier to the file the
+// installed package's `exports["."].workerd` names and POSTs {conversationId, message, turnId,
+// turnNumber}; the answer is the TurnResult.
+function callYourModel(message, ctx) {
+  return `Turn ${ctx.turnNumber}: ${ctx.retrieved.map((e) => e.snapshot.name).join(', ')}, noted.`;
+}
