@@ -94,7 +94,8 @@ pub fn check_base_url(base: &str, allow_insecure_http: bool) -> Result<(), Error
 
 /// The host of `rest` (what follows `scheme://`), without userinfo or port.
 fn host_of(rest: &str) -> &str {
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    // a backslash ends the authority too: browsers read it as `/`
+    let authority = rest.split(['/', '\\', '?', '#']).next().unwrap_or("");
     let host_port = authority.rsplit('@').next().unwrap_or("");
     if host_port.starts_with('[') {
         return host_port.split_inclusive(']').next().unwrap_or("");
@@ -165,6 +166,8 @@ mod tests {
             "http://10.0.0.5:3080",
             "http://127.0.0.1.evil.com",
             "http://127.0.0.1@evil.com",
+            "http://evil.com\\@127.0.0.1",
+            "http://evil.com\\.127.0.0.1",
             "http://localhost.evil.com",
             "ftp://x",
             "//evil.com/x",
