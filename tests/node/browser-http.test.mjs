@@ -100,3 +100,26 @@ test('from an origin the server does not allow (no retry, no outbox), the turn f
     await other.close();
   }
 });
+
+test('turnStream in the page: tokens render as the model yields them; the reply is stored once', { timeout: 30_000 }, async () => {
+  const cid = randomId('browser-stream');
+  const out = await page.evaluate(
+    async ({ baseUrl, token, cid }) => {
+      const m = await import('/pkg/browser.mjs');
+      const agent = new m.NeotomaAgent({ conversationId: cid, transport: { baseUrl, token } });
+      async function* model() {
+        for (const t of ['Acme ', 'Corp ', 'is ', 'fine ', '🚀']) yield t;
+      }
+      const { textStream, done } = agent.turnStream('Tell me about Acme Corp', model);
+      const tokens = [];
+      for await (const t of textStream) tokens.push(t);
+      const r = await done;
+      return { tokens, reply: r.assistantMessage, assistantId: r.assistantMessageEntityId };
+    },
+    { baseUrl: server.url, token: server.token, cid },
+  );
+  assert.deepEqual(out.tokens, ['Acme ', 'Corp ', 'is ', 'fine ', '🚀']);
+  assert.equal(out.reply, 'Acme Corp is fine 🚀');
+  assert.deepEqual(await refersTo(server, out.assistantId), [ids.acme]);
+  assert.equal(server.counts()['/store'], 2);
+});
