@@ -24,6 +24,8 @@ export interface NeotomaProxyOptions {
   maxBodyBytes?: number;
   /** Bound on each upstream call, in milliseconds (504 NEOTOMA_TIMEOUT after). Default 30000. */
   timeoutMs?: number;
+  /** Plain `http://` upstream to a host that is not this machine is refused unless true. */
+  allowInsecureHttp?: boolean;
 }
 
 /** A web-standard fetch handler: a Workers/Deno `fetch` export, or Node through `toNodeHandler`. */

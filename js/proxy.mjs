@@ -27,7 +27,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The calls the turn protocol makes (src/transport/http.rs), all POST with a JSON body. */
 const ENDPOINTS = ['/retrieve_entity_by_identifier', '/store', '/create_relationships'];
-const OPTION_NAMES = ['upstream', 'token', 'allowedOrigins', 'conversationPrefix', 'basePath', 'maxBodyBytes', 'timeoutMs'];
+const OPTION_NAMES = ['upstream', 'token', 'allowedOrigins', 'conversationPrefix', 'basePath', 'maxBodyBytes', 'timeoutMs', 'allowInsecureHttp'];
 /** Upstream headers worth passing on; everything else (cookies, server banners) stays behind. */
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'retry-after'];
 /** A /create_relationships body is checked by looking up each distinct source; bound the lookups. */
@@ -55,7 +55,7 @@ function readOptions(options) {
   }
   const {
     upstream, token, allowedOrigins, conversationPrefix, basePath = '',
-    maxBodyBytes = DEFAULT_MAX_BODY_BYTES, timeoutMs = DEFAULT_TIMEOUT_MS,
+    maxBodyBytes = DEFAULT_MAX_BODY_BYTES, timeoutMs = DEFAULT_TIMEOUT_MS, allowInsecureHttp = false,
   } = options;
 
   let upstreamUrl = null;
@@ -65,6 +65,13 @@ function readOptions(options) {
   if (upstreamUrl === null) throw invalidInput('createNeotomaProxy: upstream must be an absolute http(s) URL');
   if (upstreamUrl.protocol !== 'http:' && upstreamUrl.protocol !== 'https:') {
     throw invalidInput('createNeotomaProxy: upstream must be an http: or https: URL');
+  }
+  if (typeof allowInsecureHttp !== 'boolean') throw invalidInput('createNeotomaProxy: allowInsecureHttp must be a boolean');
+  // The token travels to upstream on every call: plain http only to this machine, as for the agent.
+  if (upstreamUrl.protocol === 'http:' && !allowInsecureHttp && !isLoopbackHost(upstreamUrl.hostname)) {
+    throw invalidInput(
+      'createNeotomaProxy: upstream uses plain http to a host that is not this machine (the token would travel unencrypted); use https or set allowInsecureHttp: true',
+    );
   }
   if (upstreamUrl.username || upstreamUrl.password) {
     throw invalidInput('createNeotomaProxy: upstream must not contain credentials; pass the token option');
@@ -275,6 +282,17 @@ class UpstreamError extends Error {
     super(message);
     this.code = code;
   }
+}
+
+/** localhost, *.localhost, 127.0.0.0/8, [::1] (WHATWG-parsed hostnames). */
+function isLoopbackHost(hostname) {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 /** 502/504 without the upstream's own message (which may name the URL). */

@@ -9,7 +9,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::errors::to_js;
 use super::js_values::{
-    bool_field, entity_ids, field, json_object_field, number_field, required_string, string_arg,
+    bool_field, entity_ids, field, options_object, json_object_field, number_field, required_string, string_arg,
     string_field, turn_number_field, u32_field,
 };
 use super::llm::{ignore_rejection, js_extractor, JsLlm};
@@ -80,6 +80,11 @@ fn transport_from(options: &JsValue) -> Result<AnyTransport, Error> {
         return JsObjectTransport::new(t).map(AnyTransport::Js);
     }
     if field(&t, "baseUrl").is_some() {
+        options_object(
+            &t,
+            "transport",
+            &["baseUrl", "token", "timeoutMs", "allowInsecureHttp"],
+        )?;
         let base_url = required_string(&t, "baseUrl", "transport.")?;
         let token = string_field(&t, "token", "transport.")?;
         let timeout = u32_field(&t, "timeoutMs", "transport.")?.unwrap_or(DEFAULT_TIMEOUT_MS);
@@ -92,12 +97,31 @@ fn transport_from(options: &JsValue) -> Result<AnyTransport, Error> {
     ))
 }
 
+/// Everything `AgentOptions` may hold (`nextTurnId` is `withMemory`'s).
+const AGENT_OPTIONS: &[&str] = &[
+    "conversationId",
+    "conversationTitle",
+    "platform",
+    "retrievalLimit",
+    "retrievalTimeoutMs",
+    "identifierExtractor",
+    "assistantRefersTo",
+    "maxMessageBytes",
+    "llmTimeoutMs",
+    "retry",
+    "outbox",
+    "onEvent",
+    "transport",
+    "nextTurnId",
+];
+
 fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
     if !options.is_object() {
         return Err(Error::invalid_input(
             "NeotomaAgent needs an options object with conversationId",
         ));
     }
+    options_object(options, "options", AGENT_OPTIONS)?;
     let mut config = AgentConfig::new(required_string(options, "conversationId", "")?);
     config.conversation.title = string_field(options, "conversationTitle", "")?;
     config.conversation.platform = string_field(options, "platform", "")?;
@@ -134,8 +158,13 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
             .dyn_into()
             .map_err(|_| Error::invalid_input("onEvent must be a function"))?;
         config.on_event = Some(Box::new(move |event: &AgentEvent| {
-            // A listener's failure is its own: it must not fail the turn.
-            let _ = f.call1(&JsValue::UNDEFINED, &json_to_js(event));
+            // A listener's failure is its own: it must not fail the turn (nor, if it is async,
+            // become an unhandled rejection).
+            if let Ok(returned) = f.call1(&JsValue::UNDEFINED, &json_to_js(event)) {
+                if let Ok(promise) = returned.dyn_into::<Promise>() {
+                    ignore_rejection(&promise);
+                }
+            }
         }));
     }
     if let Some(f) = field(options, "identifierExtractor") {
@@ -157,11 +186,16 @@ fn retry_policy_from(option: Option<JsValue>) -> Result<RetryPolicy, Error> {
     if v.as_bool() == Some(false) {
         return Ok(RetryPolicy::none());
     }
-    if !v.is_object() {
+    if !v.is_object() || js_sys::Array::is_array(&v) {
         return Err(Error::invalid_input(
             "retry must be false or { maxAttempts?, initialDelayMs?, maxDelayMs?, maxElapsedMs? }",
         ));
     }
+    options_object(
+        &v,
+        "retry",
+        &["maxAttempts", "initialDelayMs", "maxDelayMs", "maxElapsedMs"],
+    )?;
     if let Some(n) = u32_field(&v, "maxAttempts", "retry.")? {
         if n == 0 {
             return Err(Error::invalid_input("retry.maxAttempts must be at least 1"));
@@ -404,6 +438,11 @@ impl NeotomaAgent {
         #[wasm_bindgen(unchecked_param_type = "OpenTurnInput")] input: JsValue,
     ) -> Promise {
         let parsed = (|| {
+            input_object(
+                &input,
+                "openTurn input",
+                &["turnId", "turnNumber", "userMessage", "userMessageExtra"],
+            )?;
             Ok(OpenTurnInput {
                 turn_id: string_field(&input, "turnId", "")?,
                 turn_number: turn_number_field(&input, "turnNumber")?,
@@ -423,6 +462,18 @@ impl NeotomaAgent {
         #[wasm_bindgen(unchecked_param_type = "CloseTurnInput")] input: JsValue,
     ) -> Promise {
         let parsed = (|| {
+            input_object(
+                &input,
+                "closeTurn input",
+                &[
+                    "turnId",
+                    "turnNumber",
+                    "assistantMessage",
+                    "refersTo",
+                    "assistantMessageExtra",
+                    "revision",
+                ],
+            )?;
             Ok(CloseTurnInput {
                 turn_id: required_string(&input, "turnId", "")?,
                 turn_number: turn_number_field(&input, "turnNumber")?,
@@ -444,6 +495,17 @@ impl NeotomaAgent {
         #[wasm_bindgen(unchecked_param_type = "RecordTurnInput")] input: JsValue,
     ) -> Promise {
         let parsed = (|| {
+            input_object(
+                &input,
+                "recordTurn input",
+                &[
+                    "turnId",
+                    "turnNumber",
+                    "userMessage",
+                    "assistantMessage",
+                    "refersTo",
+                ],
+            )?;
             Ok((
                 string_field(&input, "turnId", "")?,
                 turn_number_field(&input, "turnNumber")?,
@@ -467,6 +529,7 @@ type TurnArgs = (String, Function, Option<String>, Option<u32>, Option<u32>);
 
 /// `turn`/`turnStream` arguments, checked before anything is sent.
 fn turn_args(user_message: &JsValue, llm: JsValue, opts: &JsValue) -> Result<TurnArgs, Error> {
+    options_object(opts, "turn options", &["turnId", "turnNumber", "revision"])?;
     let message = string_arg("userMessage", user_message)?;
     let callback: Function = llm
         .dyn_into()
@@ -475,6 +538,14 @@ fn turn_args(user_message: &JsValue, llm: JsValue, opts: &JsValue) -> Result<Tur
     let turn_number = turn_number_field(opts, "turnNumber")?;
     let revision = turn_number_field(opts, "revision")?;
     Ok((message, callback, turn_id, turn_number, revision))
+}
+
+/// A required input object with only known keys.
+fn input_object(input: &JsValue, path: &str, known: &[&str]) -> Result<(), Error> {
+    if input.is_undefined() || input.is_null() {
+        return Err(Error::invalid_input(format!("{path} must be an object")));
+    }
+    options_object(input, path, known)
 }
 
 fn message_field(input: &JsValue, key: &str) -> Result<String, Error> {

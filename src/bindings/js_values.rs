@@ -68,14 +68,37 @@ pub fn u32_field(obj: &JsValue, key: &str, path: &str) -> Result<Option<u32>, Er
     Ok(number_field(obj, key, path)?.map(|n| n.min(f64::from(u32::MAX)) as u32))
 }
 
+/// A positive integer field (`turnNumber`, `revision`).
 pub fn turn_number_field(obj: &JsValue, key: &str) -> Result<Option<u32>, Error> {
     field(obj, key)
         .map(|v| {
             v.as_f64()
-                .ok_or_else(|| Error::invalid_input("turnNumber must be a number"))
-                .and_then(check_turn_number)
+                .and_then(|n| check_turn_number(n).ok())
+                .ok_or_else(|| Error::invalid_input(format!("{key} must be a positive integer")))
         })
         .transpose()
+}
+
+/// An options object: `undefined`/`null` (none), or a plain object whose keys are all known. A
+/// misspelt option would otherwise be ignored silently and its default used.
+pub fn options_object(value: &JsValue, path: &str, known: &[&str]) -> Result<(), Error> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(());
+    }
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(Error::invalid_input(format!("{path} must be an object")));
+    }
+    let keys = js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>());
+    for key in keys.iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !known.contains(&key.as_str()) {
+            return Err(Error::invalid_input(format!(
+                "{path} has an unknown option \"{key}\" (known: {})",
+                known.join(", ")
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A list of entity ids: strings, or objects with `id` / `entity_id`.

@@ -28,6 +28,13 @@ pub fn check_id(field: &str, value: &str) -> Result<(), Error> {
             "{field} must not contain control characters"
         )));
     }
+    // Turn keys are `{conversationId}:{turnId}[:assistant]`: a `:` inside an id would let one
+    // conversation's key name another's message (conversation "a", turn "b:c" = "a:b", "c").
+    if value.contains(':') {
+        return Err(Error::invalid_input(format!(
+            "{field} must not contain ':' (it separates the ids in turn keys)"
+        )));
+    }
     Ok(())
 }
 
@@ -118,7 +125,7 @@ mod tests {
     #[test]
     fn ids_are_checked() {
         assert!(check_id("turnId", "t1").is_ok());
-        for bad in ["", "   ", "a\nb"] {
+        for bad in ["", "   ", "a\nb", "y:z", "c1:"] {
             assert_eq!(
                 check_id("turnId", bad).unwrap_err().code,
                 ErrorCode::InvalidInput
