@@ -9,8 +9,8 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::errors::to_js;
 use super::js_values::{
-    bool_field, entity_ids, field, options_object, json_object_field, number_field, required_string, string_arg,
-    string_field, turn_number_field, u32_field,
+    bool_field, entity_ids, field, json_object_field, number_field, options_object,
+    required_string, string_arg, string_field, turn_number_field, u32_field,
 };
 use super::llm::{ignore_rejection, js_extractor, JsLlm};
 use super::outbox::{storage_from, JsOutboxStorage};
@@ -194,7 +194,12 @@ fn retry_policy_from(option: Option<JsValue>) -> Result<RetryPolicy, Error> {
     options_object(
         &v,
         "retry",
-        &["maxAttempts", "initialDelayMs", "maxDelayMs", "maxElapsedMs"],
+        &[
+            "maxAttempts",
+            "initialDelayMs",
+            "maxDelayMs",
+            "maxElapsedMs",
+        ],
     )?;
     if let Some(n) = u32_field(&v, "maxAttempts", "retry.")? {
         if n == 0 {
