@@ -133,3 +133,26 @@ export function nonZero(counts) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * An outbox storage (`{ get, put, delete }`, async like Workers KV) over a Map that keeps every
+ * value it is given in `puts`, so a test can look at what was ever stored (e.g. for a token).
+ */
+export function recordingStorage() {
+  const map = new Map();
+  const puts = [];
+  return {
+    map,
+    puts,
+    async get(key) {
+      return map.has(key) ? map.get(key) : null;
+    },
+    async put(key, value) {
+      puts.push({ key, value });
+      map.set(key, value);
+    },
+    async delete(key) {
+      map.delete(key);
+    },
+  };
+}

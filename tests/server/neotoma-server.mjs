@@ -6,8 +6,10 @@
 // (413 HTML page), unknown route (404 HTML page), CORS for one configured origin.
 // No framework: node:http only. Binds to the loopback interface only.
 //
-// Test hooks: per-path request counts and a request log, injected failures (`failNext`) and
-// injected latency (`delay`).
+// Test hooks: per-path request counts and a request log, injected failures (`failNext`),
+// injected latency (`delay`), and a seeded fault mode (`setFaults`, rules and kinds in
+// tests/server/faults.mjs): dropped connections before or after the write, delays, hangs, 503
+// bursts, 429 with Retry-After, truncated JSON, HTML error pages.
 //
 // API:
 //   const server = await startServer({ port = 0, host = '127.0.0.1', token, allowOrigin,
@@ -20,7 +22,13 @@
 //                                  response?, delayedMs?, injected? }]   (times: performance.now())
 //   server.failNext(path, status = 500, body?, { times = 1, headers, match } = {})
 //   server.delay(path, ms, { times = Infinity, match } = {})   (ms <= 0 or null clears the path)
-//   server.clearFaults()
+//   server.setFaults({ seed, rules: [{ path, p, kind, ... }] })   (replaces the rules, resets the counts)
+//   server.faultCounts()     -> { 'drop-request': n, 'drop-response': n, delay: n, hang: n, unavailable: n,
+//                                 'rate-limit': n, truncated: n, 'html-error': n }   (since setFaults)
+//   server.faultLog          -> [{ path, identity, kind, status?, ms?, retryAfter?, cut? }]
+//   server.faultSeed         -> the seed in use (a number), or null
+//   server.clearFaults()     -> removes failNext, delay and setFaults faults (counts and log are kept)
+//   request log entries also have `handled` (the store saw the request) and, under setFaults, `fault` (the kind)
 //   await server.whenIdle()  -> resolves when no request is in flight
 //   await server.close()
 //
@@ -35,6 +43,7 @@ import { pathToFileURL } from 'node:url';
 import process from 'node:process';
 
 import { EmbeddedStore } from 'neotoma-agent-wasm';
+import { createFaultPlan } from './faults.mjs';
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const SERVER_VERSION = '0.22.0';
@@ -126,6 +135,12 @@ export async function startServer({
   /** path -> [{ms, times, match}], first matching entry wins */
   const delays = new Map();
   const pendingTimers = new Set();
+  /** The seeded fault mode (`setFaults`), or null. */
+  let faultPlan = null;
+  /** Hung requests, released when the server closes. */
+  const closeWaiters = new Set();
+  /** Counts and log of the last plan, kept after clearFaults. */
+  let lastFaultPlan = null;
   let closed = false;
 
   const sleep = (ms) =>
@@ -300,27 +315,133 @@ export async function startServer({
       return;
     }
 
-    let result;
-    try {
-      result = store.handle(method, path + url.search, body);
-      if (result && typeof result.then === 'function') result = await result;
-    } catch (e) {
-      reply(500, {
-        error_code: 'INTERNAL_ERROR',
-        message: `store.handle threw: ${e && e.message ? e.message : String(e)}`,
-        timestamp: new Date().toISOString(),
-      });
-      return;
+    /** The store's answer as `{status, body}` (a store that throws is a 500 JSON answer). */
+    const runStore = async () => {
+      entry.handled = true;
+      let result;
+      try {
+        result = store.handle(method, path + url.search, body);
+        if (result && typeof result.then === 'function') result = await result;
+      } catch (e) {
+        return {
+          status: 500,
+          body: {
+            error_code: 'INTERNAL_ERROR',
+            message: `store.handle threw: ${e && e.message ? e.message : String(e)}`,
+            timestamp: new Date().toISOString(),
+          },
+        };
+      }
+      if (kind === 'health' && (!result || result.status !== 200)) {
+        result = { status: 200, body: { ok: true, version: SERVER_VERSION } };
+      }
+      if (!result || typeof result.status !== 'number') {
+        return { status: 500, body: { error_code: 'INTERNAL_ERROR', message: 'store.handle returned no {status, body}', timestamp: new Date().toISOString() } };
+      }
+      entry.response = result.body;
+      return result;
+    };
+
+    const fault = faultPlan && kind === 'api' ? faultPlan.decide(path, body) : null;
+    if (fault) {
+      entry.fault = fault.kind;
+      entry.handled = false;
+      const answered = await injectFault(fault, { req, res, entry, cors, reply, runStore });
+      if (answered || closed) return;
     }
-    if (kind === 'health' && (!result || result.status !== 200)) {
-      result = { status: 200, body: { ok: true, version: SERVER_VERSION } };
-    }
-    if (!result || typeof result.status !== 'number') {
-      reply(500, { error_code: 'INTERNAL_ERROR', message: 'store.handle returned no {status, body}', timestamp: new Date().toISOString() });
-      return;
-    }
-    entry.response = result.body;
+
+    const result = await runStore();
     reply(result.status, result.body);
+  }
+
+  /** Ends the request without an answer: the client sees a reset connection. */
+  function dropConnection(req, entry) {
+    entry.status = 0;
+    entry.respondedAt = performance.now();
+    req.socket.destroy();
+  }
+
+  /** Resolves when the client closes the connection (gives up), the server closes, or after `ms`. */
+  function untilClientGone(res, ms) {
+    return new Promise((resolve) => {
+      if (res.destroyed || closed) return resolve();
+      const t = setTimeout(done, ms);
+      pendingTimers.add(t);
+      function done() {
+        clearTimeout(t);
+        pendingTimers.delete(t);
+        res.off('close', done);
+        closeWaiters.delete(done);
+        resolve();
+      }
+      res.once('close', done);
+      closeWaiters.add(done);
+    });
+  }
+
+  /**
+   * Applies one seeded fault. Returns true when the request is finished (answered or dropped),
+   * false when it goes on to the store as usual (after a delay).
+   */
+  async function injectFault(fault, { req, res, entry, cors, reply, runStore }) {
+    switch (fault.kind) {
+      case 'drop-request':
+        dropConnection(req, entry);
+        return true;
+      case 'drop-response':
+        await runStore();
+        dropConnection(req, entry);
+        return true;
+      case 'delay':
+        entry.delayedMs = fault.ms;
+        await sleep(fault.ms);
+        return false;
+      case 'hang':
+        await untilClientGone(res, fault.ms);
+        if (!res.destroyed) dropConnection(req, entry);
+        return true;
+      case 'unavailable':
+      case 'html-error': {
+        if (fault.handled) await runStore();
+        const headers = fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
+        reply(fault.status, htmlErrorPage(http.STATUS_CODES[fault.status] ?? 'Error'), headers);
+        return true;
+      }
+      case 'rate-limit': {
+        if (fault.handled) await runStore();
+        // transcript 09c: plain text served as text/html, Retry-After and ratelimit-* headers
+        reply(429, 'Write rate limit exceeded, please slow down', {
+          'retry-after': String(fault.retryAfter),
+          'ratelimit-limit': '120',
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': String(fault.retryAfter),
+          'ratelimit-policy': '120;w=60',
+        });
+        return true;
+      }
+      case 'truncated': {
+        const result = await runStore();
+        if (res.destroyed) return true;
+        const full = Buffer.from(typeof result.body === 'string' ? result.body : JSON.stringify(result.body), 'utf8');
+        const cutAt = Math.max(1, Math.min(full.length - 1, Math.floor(full.length * fault.fraction)));
+        const part = full.subarray(0, cutAt);
+        entry.status = result.status;
+        entry.respondedAt = performance.now();
+        const headers = { ...cors, 'content-type': JSON_TYPE, 'x-content-type-options': 'nosniff' };
+        if (fault.cut === 'length') {
+          // a complete HTTP message whose body is cut JSON
+          res.writeHead(result.status, { ...headers, 'content-length': String(part.length) });
+          res.end(part);
+        } else {
+          // the full length declared, the connection closed mid-body
+          res.writeHead(result.status, { ...headers, 'content-length': String(full.length) });
+          res.write(part, () => req.socket.destroy());
+        }
+        return true;
+      }
+      default:
+        throw new Error(`unknown fault kind ${fault.kind}`);
+    }
   }
 
   let inflight = 0;
@@ -397,9 +518,28 @@ export async function startServer({
     whenIdle() {
       return inflight === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve));
     },
+    /**
+     * The seeded fault mode: `{ seed, rules: [{ path, p, kind, ... }] }` (see tests/server/faults.mjs).
+     * Replaces earlier rules and resets the counts. Faults apply to authorized API calls only.
+     */
+    setFaults(config) {
+      faultPlan = createFaultPlan(config);
+      lastFaultPlan = faultPlan;
+    },
+    /** Faults injected by kind since the last setFaults (kept after clearFaults). */
+    faultCounts() {
+      return { ...(lastFaultPlan?.counts ?? {}) };
+    },
+    get faultLog() {
+      return lastFaultPlan ? lastFaultPlan.log : [];
+    },
+    get faultSeed() {
+      return lastFaultPlan ? lastFaultPlan.seed : null;
+    },
     clearFaults() {
       failures.clear();
       delays.clear();
+      faultPlan = null;
     },
     async close() {
       if (closed) return;
@@ -407,6 +547,8 @@ export async function startServer({
       for (const t of pendingTimers) clearTimeout(t);
       pendingTimers.clear();
       for (const w of idleWaiters.splice(0)) w();
+      for (const w of [...closeWaiters]) w();
+      closeWaiters.clear();
       await new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
