@@ -31,13 +31,17 @@ enum Fault {
     LostAnswer,
     /// An HTTP error, optionally with `Retry-After` (ms).
     Http(u16, Option<u32>),
+    /// The server stored it and answered 200 with a body cut short.
+    Garbled,
 }
 
-/// The embedded store behind scripted `/store` faults, or fully down.
+/// The embedded store behind scripted `/store` faults; `down` fails every `/store`,
+/// `relationships_down` every `/create_relationships`.
 struct Faulty {
     inner: EmbeddedTransport,
     script: RefCell<VecDeque<Fault>>,
     down: Cell<bool>,
+    relationships_down: Cell<bool>,
     stores: RefCell<Vec<Value>>,
 }
 
@@ -55,6 +59,10 @@ impl Transport for Faulty {
                 let _ = self.inner.store(body).await;
                 Err(Error::new(ErrorCode::NeotomaTimeout, "no answer"))
             }
+            Some(Fault::Garbled) => {
+                let _ = self.inner.store(body).await;
+                Ok(Value::String("{\"success\":true,\"entit".into()))
+            }
             Some(Fault::Http(status, retry_after)) => {
                 let mut e = Error::from_http("/store", status, json!("<html>busy</html>"));
                 e.retry_after_ms = retry_after;
@@ -63,12 +71,12 @@ impl Transport for Faulty {
         }
     }
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        if self.down.get() {
-            return Err(Error::new(ErrorCode::NeotomaNetwork, "connection refused"));
-        }
         self.inner.retrieve_entity_by_identifier(body).await
     }
     async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
+        if self.relationships_down.get() {
+            return Err(Error::new(ErrorCode::NeotomaNetwork, "connection refused"));
+        }
         self.inner.create_relationships(body).await
     }
 }
@@ -135,6 +143,7 @@ impl Setup {
             inner: EmbeddedTransport::new(self.store.clone(), Rc::new(|| 0.0)),
             script: RefCell::new(script.into()),
             down: Cell::new(false),
+            relationships_down: Cell::new(false),
             stores: RefCell::default(),
         };
         Agent::new(
@@ -492,4 +501,125 @@ fn a_regeneration_on_purpose_replaces_the_stored_reply() {
             ("assistant".into(), "A new reply".into())
         ]
     );
+}
+
+#[test]
+fn a_store_answer_cut_short_is_retried_and_read_from_the_replay() {
+    let s = Setup::new();
+    let agent = s.agent(vec![Fault::Garbled], |_| {});
+    let r = block_on(agent.turn(
+        "Tell me about Acme Corp".into(),
+        &Llmish,
+        Some("t1".into()),
+        None,
+        None,
+    ))
+    .unwrap();
+    assert!(r.replayed.user);
+    assert_eq!(
+        r.pending,
+        PerMessage {
+            user: false,
+            assistant: false
+        }
+    );
+    assert_eq!(s.messages().len(), 2);
+    assert_eq!(
+        s.refers_to(r.user_message_entity_id.as_deref().unwrap()),
+        vec![s.acme.clone()]
+    );
+}
+
+#[test]
+fn a_replay_that_finds_more_while_its_write_waits_keeps_the_new_edges() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
+    agent.transport().down.set(true);
+    let message = "Is Dana Whitfield on the Acme Corp account?";
+    block_on(agent.turn(message.into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    // Dana appears; the turn is replayed (same id, same text) while the server is still down
+    let dana = s
+        .store
+        .borrow_mut()
+        .store(
+            &json!({"entities":[{"entity_type":"person","name":"Dana Whitfield"}],"idempotency_key":"seed-dana"}),
+            0.0,
+        )
+        .unwrap()["entities"][0]["entity_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let replay =
+        block_on(agent.turn(message.into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    assert!(replay.retrieved_entity_ids.contains(&dana));
+    let queued = block_on(agent.pending_writes()).unwrap();
+    assert_eq!(
+        queued.len(),
+        2,
+        "one write per message, not one per attempt"
+    );
+    assert!(
+        queued[0].refers_to.contains(&dana),
+        "the queued write gained the new target"
+    );
+    agent.transport().down.set(false);
+    block_on(agent.flush()).unwrap();
+    let index = s.store.borrow().turn_index("c1").unwrap();
+    let user_id = index["turns"][0]["message_entity_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut refs = s.refers_to(&user_id);
+    refs.sort();
+    let mut want = vec![s.acme.clone(), dana];
+    want.sort();
+    assert_eq!(refs, want);
+    assert_eq!(s.messages().len(), 2);
+}
+
+#[test]
+fn a_failed_edge_repair_stays_in_the_outbox_until_it_succeeds() {
+    let s = Setup::new();
+    let agent = s.agent(vec![Fault::LostAnswer], |c| {
+        c.retry.max_attempts = 2;
+    });
+    agent.transport().relationships_down.set(true);
+    let r = block_on(agent.turn(
+        "Tell me about Acme Corp".into(),
+        &Llmish,
+        Some("t1".into()),
+        None,
+        None,
+    ))
+    .unwrap();
+    assert!(r.replayed.user);
+    assert!(r
+        .store_warnings
+        .iter()
+        .any(|w| w["code"] == "REFERS_TO_REPAIR_FAILED"));
+    // the user write is back in the outbox for its edges; the assistant's waits behind it
+    let queued = block_on(agent.pending_writes()).unwrap();
+    let keys: Vec<_> = queued.iter().map(|w| w.idempotency_key.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "conversation-c1-t1-user-turn",
+            "conversation-c1-t1-assistant-turn"
+        ]
+    );
+    assert_eq!(
+        r.pending,
+        PerMessage {
+            user: false,
+            assistant: true
+        }
+    );
+    agent.transport().relationships_down.set(false);
+    let flushed = block_on(agent.flush()).unwrap();
+    assert_eq!((flushed.flushed, flushed.pending), (2, 0));
+    assert_eq!(
+        s.refers_to(r.user_message_entity_id.as_deref().unwrap()),
+        vec![s.acme.clone()]
+    );
+    assert_eq!(s.messages().len(), 2);
 }

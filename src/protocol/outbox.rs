@@ -144,14 +144,22 @@ impl<S: OutboxStorage> Outbox<S> {
         }
     }
 
-    /// Appends `write` unless a write with its key is already queued (same body: a replay).
+    /// Appends `write`. If a write with its key is already queued, that one stays (its body is
+    /// what the key stands for) and gains `write`'s REFERS_TO targets, re-created when it is sent.
     pub async fn push(&self, write: PendingWrite) -> Result<(), Error> {
         let mut writes = self.writes().await?;
-        if !writes
-            .iter()
-            .any(|w| w.idempotency_key == write.idempotency_key)
+        match writes
+            .iter_mut()
+            .find(|w| w.idempotency_key == write.idempotency_key)
         {
-            writes.push(write);
+            Some(queued) => {
+                for target in write.refers_to {
+                    if !queued.refers_to.contains(&target) {
+                        queued.refers_to.push(target);
+                    }
+                }
+            }
+            None => writes.push(write),
         }
         self.save(writes).await
     }

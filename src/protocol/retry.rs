@@ -66,14 +66,17 @@ impl RetryPolicy {
     }
 }
 
-/// Failures that another attempt may cure: no answer, a timeout, 429, 502/503/504, or an
-/// envelope that says `retryable: true`. Other 4xx/5xx answers would fail the same way again.
+/// Failures that another attempt may cure: no answer, a timeout, a 2xx answer that cannot be
+/// read, 429, 502/503/504, or an envelope that says `retryable: true`. Other 4xx/5xx answers
+/// would fail the same way again.
 pub fn is_retryable(error: &Error) -> bool {
     if error.external.is_some() {
         return false; // thrown by user code (a custom transport): not ours to repeat
     }
     match error.code {
-        ErrorCode::NeotomaNetwork | ErrorCode::NeotomaTimeout => true,
+        // no answer, or a 2xx store answer we cannot read: the write may have happened, and
+        // the same body under the same key is answered as its replay
+        ErrorCode::NeotomaNetwork | ErrorCode::NeotomaTimeout | ErrorCode::InvalidResponse => true,
         ErrorCode::NeotomaHttp => {
             matches!(error.status, Some(429 | 502 | 503 | 504))
                 || error.body.as_ref().is_some_and(says_retryable)

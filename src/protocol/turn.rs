@@ -244,18 +244,18 @@ pub struct FailedWrite {
     pub message: String,
 }
 
-/// The three requests the protocol makes.
+/// The three requests the protocol makes (a store with the turn key its answer must hold).
 #[derive(Clone, Copy)]
-enum Call {
-    Store,
+enum Call<'a> {
+    Store(&'a str),
     Retrieve,
     CreateRelationships,
 }
 
-impl Call {
+impl Call<'_> {
     fn path(self) -> &'static str {
         match self {
-            Call::Store => "/store",
+            Call::Store(_) => "/store",
             Call::Retrieve => "/retrieve_entity_by_identifier",
             Call::CreateRelationships => "/create_relationships",
         }
@@ -685,10 +685,22 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             }
         }
         let sent = self
-            .send(Call::Store, &write.body, &self.config.retry)
+            .send(
+                Call::Store(&write.turn_key),
+                &write.body,
+                &self.config.retry,
+            )
             .await;
         match sent {
-            Ok(answer) => Ok(Delivery::Stored(self.settle(&write, &answer).await?)),
+            Ok(answer) => {
+                let (outcome, edges_done) = self.settle(&write, &answer).await?;
+                if !edges_done && self.config.outbox_enabled {
+                    // The message is stored but its REFERS_TO edges are not: the write goes back
+                    // to the outbox, whose replay will re-create them.
+                    let _ = self.outbox.push(write).await;
+                }
+                Ok(Delivery::Stored(outcome))
+            }
             Err(e) if self.config.outbox_enabled && is_deferrable(&e) => {
                 self.defer(write, &e).await
             }
@@ -696,23 +708,35 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }
     }
 
-    /// Reads a store answer for `write`; after a replay, makes sure its REFERS_TO edges exist.
-    async fn settle(&self, write: &PendingWrite, answer: &Value) -> Result<StoreOutcome, Error> {
+    /// Reads a store answer for `write` and makes sure its REFERS_TO edges exist: a replayed
+    /// store does not create edges its first request lacked, and a write kept in the outbox may
+    /// have gained targets since its body was built. Returns whether the edges are all there.
+    async fn settle(
+        &self,
+        write: &PendingWrite,
+        answer: &Value,
+    ) -> Result<(StoreOutcome, bool), Error> {
         let mut outcome = parse_store_response(answer, self.conversation_id(), &write.turn_key)?;
-        if outcome.replayed && !write.refers_to.is_empty() {
-            let repair = refers_to_request(&outcome.message_entity_id, &write.refers_to);
-            let repaired = self
-                .send(Call::CreateRelationships, &repair, &self.config.retry)
-                .await;
-            if let Err(e) = repaired {
-                outcome.warnings.push(json!({
-                    "code": "REFERS_TO_REPAIR_FAILED",
-                    "message": format!("replayed store; re-creating REFERS_TO edges failed: {}", e.message),
-                    "entity_id": outcome.message_entity_id,
-                }));
-            }
+        let sent_targets = refers_to_targets(&write.body);
+        let missing = write
+            .refers_to
+            .iter()
+            .any(|t| !sent_targets.contains(&t.as_str()));
+        if write.refers_to.is_empty() || !(outcome.replayed || missing) {
+            return Ok((outcome, true));
         }
-        Ok(outcome)
+        let repair = refers_to_request(&outcome.message_entity_id, &write.refers_to);
+        let repaired = self
+            .send(Call::CreateRelationships, &repair, &self.config.retry)
+            .await;
+        if let Err(e) = &repaired {
+            outcome.warnings.push(json!({
+                "code": "REFERS_TO_REPAIR_FAILED",
+                "message": format!("re-creating REFERS_TO edges failed ({}); the write stays in the outbox to try again", e.message),
+                "entity_id": outcome.message_entity_id,
+            }));
+        }
+        Ok((outcome, repaired.is_ok()))
     }
 
     /// Keeps `write` in the outbox. If the storage itself fails, the send error is returned
@@ -775,10 +799,17 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 result.pending = 0;
                 return Ok(());
             };
-            let sent = self.send(Call::Store, &write.body, retry).await;
+            let sent = self
+                .send(Call::Store(&write.turn_key), &write.body, retry)
+                .await;
             match sent {
                 Ok(answer) => {
-                    let outcome = self.settle(&write, &answer).await?;
+                    let (outcome, edges_done) = self.settle(&write, &answer).await?;
+                    if !edges_done {
+                        // stored, but its edges could not be re-created: keep it and stop here
+                        result.pending = self.outbox.writes().await?.len();
+                        return Ok(());
+                    }
                     self.outbox.remove(&write.idempotency_key).await?;
                     result.flushed += 1;
                     let pending = self.outbox.writes().await?.len();
@@ -820,12 +851,22 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// One request: sent until it succeeds, fails in a way a retry cannot cure, or `policy`
     /// runs out. Every attempt sends the same body: the caller built it once. (One function for
     /// the three calls, not a generic: in wasm each instantiation of an async fn costs kilobytes.)
-    async fn send(&self, call: Call, body: &Value, policy: &RetryPolicy) -> Result<Value, Error> {
+    async fn send(
+        &self,
+        call: Call<'_>,
+        body: &Value,
+        policy: &RetryPolicy,
+    ) -> Result<Value, Error> {
         let started = self.runtime.now_ms();
         let mut failed = 0;
         loop {
             let attempt = match call {
-                Call::Store => self.transport.store(body).await,
+                Call::Store(turn_key) => self.transport.store(body).await.and_then(|answer| {
+                    // A 2xx we cannot read (cut short, HTML) may follow a write that happened:
+                    // it is retried like a lost answer, and the replay's answer tells.
+                    parse_store_response(&answer, self.conversation_id(), turn_key)?;
+                    Ok(answer)
+                }),
                 Call::Retrieve => self.transport.retrieve_entity_by_identifier(body).await,
                 Call::CreateRelationships => self.transport.create_relationships(body).await,
             };
@@ -856,6 +897,19 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             listener(&event);
         }
     }
+}
+
+/// The `REFERS_TO` targets a `/store` body carries inline.
+fn refers_to_targets(body: &Value) -> Vec<&str> {
+    body.get("relationships")
+        .and_then(Value::as_array)
+        .map(|rels| {
+            rels.iter()
+                .filter(|r| r.get("relationship_type").and_then(Value::as_str) == Some("REFERS_TO"))
+                .filter_map(|r| r.get("target_entity_id").and_then(Value::as_str))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn split(delivery: Delivery) -> (Option<StoreOutcome>, bool) {
