@@ -294,12 +294,10 @@ test('restart with a pending write whose answer was lost: the store has it, B\'s
   assert.equal(storage.map.size, 0);
 });
 
-// KNOWN BUG (reported, not fixed here: src/protocol/outbox.rs `push` keeps the first body queued
-// under a key). A turn replayed while its first attempt's write is still in the outbox retrieves
-// more (Imogen Tarrant appeared meanwhile); the new write, with her REFERS_TO, is dropped in
-// favour of the old one, so after the flush no edge to her exists although B's result says the
-// turn retrieved and cites her. Online, the same replay would have repaired the edge.
-test('KNOWN BUG: a replay queued behind its own pending write loses the REFERS_TO edges it added', { todo: 'outbox push drops the newer refersTo of a write already queued under the same key', timeout: 20_000 }, async () => {
+// A turn replayed while its first attempt's write is still in the outbox retrieves more (Imogen
+// Tarrant appeared meanwhile): the queued write keeps its body (its key stands for it) and gains
+// her as a REFERS_TO target, which the flush re-creates after storing it.
+test('a replay queued behind its own pending write keeps the REFERS_TO edges it added', { timeout: 20_000 }, async () => {
   const cid = randomId('restart-queued-replay');
   const storage = recordingStorage();
   const options = { outbox: storage, retry: FAST_RETRY };
@@ -332,12 +330,10 @@ test('KNOWN BUG: a replay queued behind its own pending write loses the REFERS_T
   assert.deepEqual(await refersTo(server, assistant), [imogen], 'assistant message REFERS_TO her, as B cited');
 });
 
-// KNOWN BUG (reported, not fixed here: src/protocol/turn.rs `settle`). When a store is answered
-// as a replay and re-creating its REFERS_TO edges fails, the agent only adds a
-// REFERS_TO_REPAIR_FAILED warning to the result: the repair is not retried later (not kept in the
-// outbox), so the edge the result reports is never created, even after the server is back and
-// the agent flushed.
-test('KNOWN BUG: a failed REFERS_TO repair after a replay is never retried', { todo: 'a failed /create_relationships repair is only a warning', timeout: 20_000 }, async () => {
+// When a store is answered as a replay and re-creating its REFERS_TO edges fails, the result
+// carries a REFERS_TO_REPAIR_FAILED warning and the write stays in the outbox (the assistant's
+// queues behind it); the flush replays it and re-creates the edges.
+test('a failed REFERS_TO repair after a replay stays in the outbox until the flush re-creates the edges', { timeout: 20_000 }, async () => {
   const cid = randomId('restart-repair-fails');
   const t = { turnId: 't1', message: 'Has Ottoline Marsh replied about the lease?', reply: 'Ottoline Marsh has not replied yet.' };
   const a = httpAgent(cid);
@@ -353,12 +349,16 @@ test('KNOWN BUG: a failed REFERS_TO repair after a replay is never retried', { t
   } finally {
     server.clearFaults();
   }
-  assert.deepEqual(replay.replayed, { user: true, assistant: true });
+  assert.equal(replay.replayed.user, true);
+  assert.deepEqual(replay.pending, { user: false, assistant: true }, 'the assistant write waits behind the repair');
   assert.deepEqual(replay.retrievedEntityIds, [ottoline]);
   assert.deepEqual(replay.refersTo, [ottoline]);
   assert.equal(server.faultCounts()['html-error'] > 0, true, 'the repairs failed');
   assert.ok(replay.storeWarnings.some((w) => w.code === 'REFERS_TO_REPAIR_FAILED'), 'reported as a warning');
-  await b.flush();
+  assert.deepEqual(await b.flush(), { flushed: 2, pending: 0, failed: [] });
+  const index = await turnIndex(server, cid);
+  assert.equal(index.turns.length, 2, 'still one message per role');
+  const assistantId = index.turns.find((x) => x.role === 'assistant').message_entity_id;
   assert.deepEqual(await refersTo(server, replay.userMessageEntityId), [ottoline], 'user message REFERS_TO her, as B retrieved');
-  assert.deepEqual(await refersTo(server, replay.assistantMessageEntityId), [ottoline], 'assistant message REFERS_TO her, as B cited');
+  assert.deepEqual(await refersTo(server, assistantId), [ottoline], 'assistant message REFERS_TO her, as B cited');
 });
