@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     /// JS `String(value)`: how an error value reads in a message.
     #[wasm_bindgen(js_name = String)]
-    fn js_string(value: &JsValue) -> String;
+    pub(crate) fn js_string(value: &JsValue) -> String;
 }
 
 /// A value as a plain JS value (objects, not Maps; `null` for `None`). A value holding an
