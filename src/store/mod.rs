@@ -29,6 +29,7 @@ mod ids;
 mod relationships;
 mod retrieve;
 mod schema;
+mod sort;
 mod time;
 mod turn_index;
 

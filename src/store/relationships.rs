@@ -15,6 +15,7 @@ use std::collections::HashSet;
 use serde_json::{json, Map, Value};
 
 use super::errors::{self, invalid_payload, invalid_type, Seg};
+use super::sort::sort_by;
 use super::time::{iso_ms, sanitize_ms};
 use super::{EmbeddedStore, Response, USER_ID};
 
@@ -331,7 +332,7 @@ impl EmbeddedStore {
                 None => true,
             })
             .collect();
-        edges.sort_by(|a, b| a.key.cmp(&b.key));
+        sort_by(&mut edges, &|a, b| a.key.cmp(&b.key));
 
         let mut seen = HashSet::new();
         let mut related: Vec<_> = edges
@@ -346,7 +347,7 @@ impl EmbeddedStore {
             .filter(|other| *other != entity_id && seen.insert(*other))
             .filter_map(|other| self.entity(other))
             .collect();
-        related.sort_by(|a, b| {
+        sort_by(&mut related, &|a, b| {
             a.updated_ms
                 .total_cmp(&b.updated_ms)
                 .then(a.seq.cmp(&b.seq))

@@ -26,6 +26,7 @@ use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::ids::looks_like_entity_id;
 use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
+use super::sort::sort_by;
 use super::{EmbeddedStore, Response};
 
 const DEFAULT_LIMIT: usize = 100;
@@ -105,7 +106,7 @@ impl EmbeddedStore {
             .filter(|e| entity_type.is_none_or(|t| e.entity_type == t))
             .filter(|e| matches(e))
             .collect();
-        hits.sort_by(|a, b| {
+        sort_by(&mut hits, &|a, b| {
             a.canonical_name
                 .cmp(&b.canonical_name)
                 .then(a.seq.cmp(&b.seq))
