@@ -33,6 +33,8 @@
 
 use std::collections::HashSet;
 
+use super::lowercase::to_lowercase;
+
 /// At most this many identifiers are returned (the caller keeps far fewer).
 pub const MAX_IDENTIFIERS: usize = 64;
 /// Each identifier is cut to at most this many characters.
@@ -1141,10 +1143,10 @@ impl<'a> Scanner<'a> {
             key.make_ascii_lowercase();
             std::str::from_utf8(key).is_ok_and(|k| self.seen.contains(k))
         } else {
-            self.seen.contains(&s.to_lowercase())
+            self.seen.contains(&to_lowercase(s))
         };
         if !seen {
-            self.seen.insert(s.to_lowercase());
+            self.seen.insert(to_lowercase(s));
             self.out.push(s.to_string());
         }
     }

@@ -20,6 +20,7 @@ use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::schema::{self, display_name, schema_for, Identity};
 use super::time::{iso_ms, sanitize_ms};
 use super::{identity_slot, EmbeddedStore, Response, USER_ID};
+use crate::protocol::lowercase::to_lowercase;
 
 /// The top-level fields `POST /store` accepts (transcript 07e, in the server's order).
 const STORE_FIELDS: &[&str] = &[
@@ -582,7 +583,7 @@ impl EmbeddedStore {
         self.entities.push(Entity {
             id,
             entity_type: entity_type.to_string(),
-            canonical_lower: canonical_name.to_lowercase(),
+            canonical_lower: to_lowercase(&canonical_name),
             canonical_name,
             schema_version: schema_for(entity_type).schema_version,
             seq,

@@ -28,6 +28,7 @@ use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
 use super::sort::sort_by;
 use super::{EmbeddedStore, Response};
+use crate::protocol::lowercase::to_lowercase;
 
 const DEFAULT_LIMIT: usize = 100;
 const DEFAULT_OBSERVATIONS_LIMIT: usize = 20;
@@ -87,7 +88,7 @@ fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
         return true;
     }
     match entity.snapshot.get(field) {
-        Some(Value::String(s)) => s.to_lowercase().contains(needle),
+        Some(Value::String(s)) => to_lowercase(s).contains(needle),
         Some(Value::Number(n)) => n.to_string().contains(needle),
         _ => false,
     }
@@ -191,7 +192,7 @@ impl EmbeddedStore {
             }
         }
 
-        let needle = identifier.to_lowercase();
+        let needle = to_lowercase(identifier);
         let (mode, hits) = match by {
             Some(field) => (
                 "snapshot_field",
