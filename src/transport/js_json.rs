@@ -44,8 +44,9 @@ struct JsNumbers;
 
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
+/// A plain error kind: `io::Error::other(text)` would link a boxed string error and its `Debug`.
 fn unsafe_integer() -> io::Error {
-    io::Error::other("integer outside the safe JS range")
+    io::ErrorKind::InvalidData.into()
 }
 
 impl Formatter for JsNumbers {
@@ -148,7 +149,7 @@ fn invalid_type(unexpected: &str, expected: &str) -> String {
     format!("Error: invalid type: {unexpected}, expected {expected}")
 }
 
-/// How serde names a value it did not expect.
+/// How serde names a value it did not expect (never a string: strings are always accepted).
 fn unexpected(value: &JsValue) -> String {
     if value.loose_eq(&JsValue::NULL) {
         "unit value".to_owned()
@@ -156,9 +157,6 @@ fn unexpected(value: &JsValue) -> String {
         format!("boolean `{b}`")
     } else if let Some(n) = value.as_f64() {
         format!("floating point `{}`", float_with_decimal_point(value, n))
-    } else if let Some(s) = value.as_string() {
-        // Not reached (strings are always accepted) but kept for completeness.
-        format!("string {s:?}")
     } else if is_bytes(value) {
         "byte array".to_owned()
     } else {
