@@ -2,7 +2,7 @@
 //! the returned function runs one turn; `wrapped.memory` is the `NeotomaAgent` behind it.
 
 use js_sys::{Function, Promise, Reflect};
-use serde_json::json;
+
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -11,6 +11,7 @@ use super::errors::{thrown, to_js};
 use super::js_values::{field, string_arg};
 use super::llm::JsLlm;
 use crate::protocol::error::Error;
+use crate::protocol::json::json;
 use crate::transport::js_object::to_js as json_to_js;
 
 #[wasm_bindgen(js_name = withMemory, unchecked_return_type = "WrappedAgent")]

@@ -4,6 +4,7 @@
 pub mod error;
 pub mod events;
 pub mod identifiers;
+pub mod json;
 pub mod keys;
 pub mod lowercase;
 pub mod outbox;

@@ -25,11 +25,12 @@ use std::future::Future;
 
 use futures_util::future::{join_all, select, Either};
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
 use super::identifiers::extract_identifiers;
+use super::json::json;
 use super::keys::{turn_key, Role};
 use super::lowercase::to_lowercase;
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};

@@ -35,8 +35,9 @@ mod turn_index;
 
 use std::collections::HashMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
+use crate::protocol::json::json;
 use entities::{Entity, IdempotencyRecord, Observation};
 use ids::IdGen;
 use relationships::Relationship;

@@ -12,12 +12,13 @@
 
 use std::collections::HashSet;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::sort::sort_by;
 use super::time::{iso_ms, sanitize_ms};
 use super::{EmbeddedStore, Response, USER_ID};
+use crate::protocol::json::json;
 
 /// The writer id of edges made through the relationship API.
 const API_ORIGIN: &str = "api:create_relationship";
