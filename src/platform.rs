@@ -140,3 +140,8 @@ impl Runtime for JsRuntime {
         now_ms()
     }
 }
+
+/// The wasm heap allocator (smaller than std's dlmalloc). Sound here: a wasm instance of this
+/// package runs on one thread.
+#[global_allocator]
+static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
