@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, Request, Response};
 
-use super::js_json::js_string;
+use super::js_json::{js_string, json_text};
 use super::Transport;
 use crate::platform::Timeout;
 use crate::protocol::error::{Error, ErrorCode};
@@ -84,7 +84,7 @@ impl HttpTransport {
         let request = new_request(
             &url,
             self.token.as_deref(),
-            &serde_json::to_string(body).unwrap_or_default(),
+            &json_text(body, false).unwrap_or_default(),
             controller.as_ref().map(|c| c.signal()),
         )
         .map_err(|e| fail("could not build the request", error_text(e)))?;

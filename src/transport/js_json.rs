@@ -26,21 +26,25 @@ extern "C" {
 /// A value as a plain JS value (objects, not Maps; `null` for `None`). A value holding an
 /// integer that a JS number cannot represent exactly gives `null` as a whole.
 pub fn to_js(value: &impl Serialize) -> JsValue {
-    let mut text = Vec::with_capacity(128);
-    if value
-        .serialize(&mut Serializer::with_formatter(&mut text, JsNumbers))
-        .is_err()
-    {
-        return JsValue::NULL;
-    }
-    String::from_utf8(text)
-        .ok()
+    json_text(value, true)
         .and_then(|t| js_sys::JSON::parse(&t).ok())
         .unwrap_or(JsValue::NULL)
 }
 
-/// Compact JSON whose integers must be safe JS integers (|n| < 2^53).
-struct JsNumbers;
+/// Compact JSON text (as `serde_json::to_string`); with `js_safe`, `None` when an integer is
+/// outside the safe JS range (|n| ≥ 2^53). One serializer for both uses: each formatter type
+/// is a copy of serde_json's serializer in the wasm.
+pub fn json_text(value: &impl Serialize, js_safe: bool) -> Option<String> {
+    let mut text = Vec::with_capacity(128);
+    value
+        .serialize(&mut Serializer::with_formatter(&mut text, Json { js_safe }))
+        .ok()?;
+    String::from_utf8(text).ok()
+}
+
+struct Json {
+    js_safe: bool,
+}
 
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
@@ -49,16 +53,16 @@ fn unsafe_integer() -> io::Error {
     io::ErrorKind::InvalidData.into()
 }
 
-impl Formatter for JsNumbers {
+impl Formatter for Json {
     fn write_i64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: i64) -> io::Result<()> {
-        if value.unsigned_abs() > MAX_SAFE_INTEGER {
+        if self.js_safe && value.unsigned_abs() > MAX_SAFE_INTEGER {
             return Err(unsafe_integer());
         }
         CompactFormatter.write_i64(writer, value)
     }
 
     fn write_u64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: u64) -> io::Result<()> {
-        if value > MAX_SAFE_INTEGER {
+        if self.js_safe && value > MAX_SAFE_INTEGER {
             return Err(unsafe_integer());
         }
         CompactFormatter.write_u64(writer, value)
