@@ -1,5 +1,5 @@
 //! What the JS host gives us, reached through `globalThis` so the same code runs in a page, a
-//! worker, workerd, Deno and Node: timers, the clock, random bytes.
+//! worker, workerd, Deno and Node: timers, the clock, random bytes, running a future as a promise.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -92,6 +92,13 @@ impl Timeout {
             _callback: callback,
         }
     }
+}
+
+/// Runs `work` as a JS promise. One boxed future type for every caller, so
+/// `future_to_promise`'s machinery is in the wasm once rather than once per future type.
+pub fn spawn_promise(work: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
+    let work: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>> = Box::pin(work);
+    wasm_bindgen_futures::future_to_promise(work)
 }
 
 /// Unix milliseconds.
