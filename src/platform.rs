@@ -1,5 +1,5 @@
 //! What the JS host gives us, reached through `globalThis` so the same code runs in a page, a
-//! worker, workerd, Deno and Node: timers, the clock, random bytes.
+//! worker, workerd, Deno and Node: timers, the clock, random bytes, running a future as a promise.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -94,6 +94,13 @@ impl Timeout {
     }
 }
 
+/// Runs `work` as a JS promise. One boxed future type for every caller, so
+/// `future_to_promise`'s machinery is in the wasm once rather than once per future type.
+pub fn spawn_promise(work: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
+    let work: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>> = Box::pin(work);
+    wasm_bindgen_futures::future_to_promise(work)
+}
+
 /// Unix milliseconds.
 pub fn now_ms() -> f64 {
     js_sys::Date::now()
@@ -140,3 +147,8 @@ impl Runtime for JsRuntime {
         now_ms()
     }
 }
+
+/// The wasm heap allocator (smaller than std's dlmalloc). Sound here: a wasm instance of this
+/// package runs on one thread.
+#[global_allocator]
+static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };

@@ -5,7 +5,6 @@ use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::errors::to_js;
 use super::js_values::{
@@ -15,7 +14,7 @@ use super::js_values::{
 use super::llm::{ignore_rejection, js_extractor, JsLlm};
 use super::outbox::{storage_from, JsOutboxStorage};
 use super::reply_sink::ReplySink;
-use crate::platform::{now_ms, JsRuntime};
+use crate::platform::{now_ms, spawn_promise, JsRuntime};
 use crate::protocol::error::Error;
 use crate::protocol::events::AgentEvent;
 use crate::protocol::outbox::PendingWrite;
@@ -237,7 +236,7 @@ pub fn agent_from(options: &JsValue) -> Result<JsAgent, Error> {
 fn promise<T: serde::Serialize + 'static>(
     work: impl std::future::Future<Output = Result<T, Error>> + 'static,
 ) -> Promise {
-    future_to_promise(async move {
+    spawn_promise(async move {
         match work.await {
             Ok(v) => Ok(json_to_js(&v)),
             Err(e) => Err(to_js(e)),
@@ -380,7 +379,7 @@ impl NeotomaAgent {
         let sink = streams.sink.clone();
         let parsed = turn_args(&user_message, llm, &opts);
         let agent = self.inner.clone();
-        let done = future_to_promise(async move {
+        let done = spawn_promise(async move {
             let result = match parsed {
                 Ok((message, callback, turn_id, turn_number, revision)) => {
                     let llm = JsLlm {

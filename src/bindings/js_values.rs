@@ -7,6 +7,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::protocol::error::Error;
 use crate::protocol::validate::check_turn_number;
+use crate::transport::js_json::from_js;
 
 /// `obj[key]`, with `undefined` and `null` read as absent.
 pub fn field(obj: &JsValue, key: &str) -> Option<JsValue> {
@@ -139,7 +140,7 @@ pub fn json_object_field(obj: &JsValue, key: &str) -> Result<Option<Map<String, 
         )));
     }
     check_strings_deep(&v, key)?;
-    match serde_wasm_bindgen::from_value::<Value>(v) {
+    match from_js(&v) {
         Ok(Value::Object(map)) => Ok(Some(map)),
         _ => Err(Error::invalid_input(format!(
             "{key} must be a plain object of JSON values"

@@ -14,7 +14,7 @@ use super::js_values::string_arg;
 use crate::platform::now_ms;
 use crate::protocol::error::Error;
 use crate::store::{EmbeddedStore, Response};
-use crate::transport::js_object::to_js as json_to_js;
+use crate::transport::js_json::{from_js, to_js as json_to_js};
 
 #[wasm_bindgen(js_name = EmbeddedStore)]
 pub struct EmbeddedStoreJs {
@@ -25,8 +25,7 @@ fn json_arg(body: JsValue) -> Result<Value, JsValue> {
     if body.is_undefined() || body.is_null() {
         return Ok(Value::Object(Default::default()));
     }
-    serde_wasm_bindgen::from_value(body)
-        .map_err(|e| to_js(Error::invalid_input(format!("body must be JSON-like: {e}"))))
+    from_js(&body).map_err(|e| to_js(Error::invalid_input(format!("body must be JSON-like: {e}"))))
 }
 
 fn response_js(r: Response) -> JsValue {

@@ -2,15 +2,16 @@
 //! the returned function runs one turn; `wrapped.memory` is the `NeotomaAgent` behind it.
 
 use js_sys::{Function, Promise, Reflect};
-use serde_json::json;
+
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::agent::NeotomaAgent;
 use super::errors::{thrown, to_js};
 use super::js_values::{field, string_arg};
 use super::llm::JsLlm;
+use crate::platform::spawn_promise;
 use crate::protocol::error::Error;
+use crate::protocol::json::json;
 use crate::transport::js_object::to_js as json_to_js;
 
 #[wasm_bindgen(js_name = withMemory, unchecked_return_type = "WrappedAgent")]
@@ -53,7 +54,7 @@ pub fn with_memory(
             sink: None,
             max_reply_bytes: agent.config().max_message_bytes,
         };
-        future_to_promise(async move {
+        spawn_promise(async move {
             let result = agent
                 .turn(message, &llm, turn_id, None, None)
                 .await

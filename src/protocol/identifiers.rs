@@ -33,6 +33,8 @@
 
 use std::collections::HashSet;
 
+use super::lowercase::to_lowercase;
+
 /// At most this many identifiers are returned (the caller keeps far fewer).
 pub const MAX_IDENTIFIERS: usize = 64;
 /// Each identifier is cut to at most this many characters.
@@ -729,7 +731,8 @@ impl<'a> Scanner<'a> {
                 || (last.len() <= 4 && last.bytes().all(|c| c.is_ascii_uppercase())));
         let known = {
             let mut buf = [0u8; MAX_LOOKUP_BYTES];
-            ascii_lower(last, &mut buf).is_some_and(|l| in_list(TLDS, l) || in_list(FILE_EXTS, l))
+            ascii_lower(last, &mut buf)
+                .is_some_and(|l| in_list(&TLDS_PACKED, l) || in_list(&FILE_EXTS_PACKED, l))
         };
         if labels_ok && last_ok && known {
             self.emit_id(b, end);
@@ -1140,10 +1143,10 @@ impl<'a> Scanner<'a> {
             key.make_ascii_lowercase();
             std::str::from_utf8(key).is_ok_and(|k| self.seen.contains(k))
         } else {
-            self.seen.contains(&s.to_lowercase())
+            self.seen.contains(&to_lowercase(s))
         };
         if !seen {
-            self.seen.insert(s.to_lowercase());
+            self.seen.insert(to_lowercase(s));
             self.out.push(s.to_string());
         }
     }
@@ -1247,75 +1250,133 @@ fn ascii_lower<'b>(w: &str, buf: &'b mut [u8; MAX_LOOKUP_BYTES]) -> Option<&'b s
 
 /// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
 fn lookup(w: &str) -> u16 {
-    let bytes = w.as_bytes();
-    if bytes.is_empty() || bytes.len() > MAX_LOOKUP_BYTES {
-        return 0;
-    }
-    // Lowercase and hash in one pass; the lexicon is ASCII only.
     let mut buf = [0u8; MAX_LOOKUP_BYTES];
-    let mut h = FNV_OFFSET;
-    for (dst, &c) in buf.iter_mut().zip(bytes) {
-        if !c.is_ascii() {
-            return 0;
-        }
-        *dst = c.to_ascii_lowercase();
-        h = (h ^ u32::from(*dst)).wrapping_mul(FNV_PRIME);
-    }
-    let key = &buf[..bytes.len()];
-    let mut slot = h as usize & INDEX_MASK;
-    // The table is less than half full, so an empty slot soon ends the probe.
-    for _ in 0..INDEX_SIZE {
-        let i = LEXICON_INDEX[slot];
-        if i == 0 {
-            return 0;
-        }
-        if let Some(&(k, flags)) = LEXICON.get(usize::from(i) - 1) {
-            if k.as_bytes() == key {
-                return flags;
+    ascii_lower(w, &mut buf)
+        .and_then(|key| LEXICON_PACKED.find(key.as_bytes()))
+        .map_or(0, |i| LEXICON_PACKED.flags[i])
+}
+
+fn in_list<const BYTES: usize>(list: &PackedWords<BYTES, 0>, lw: &str) -> bool {
+    list.find(lw.as_bytes()).is_some()
+}
+
+/// A word list as it is kept in the binary: the words grouped by length, each group sorted,
+/// stored back to back (no pointer per word: a third of the size of a `&[&str]`), plus the
+/// entries' flags in the same order. Built at compile time from the readable lists below.
+struct PackedWords<const BYTES: usize, const FLAGS: usize> {
+    bytes: [u8; BYTES],
+    /// Index of the first entry of each word length (0..=MAX_LOOKUP_BYTES, then the end).
+    first_entry: [u16; MAX_LOOKUP_BYTES + 2],
+    /// Offset in `bytes` of the first word of each length.
+    first_byte: [u16; MAX_LOOKUP_BYTES + 2],
+    flags: [u16; FLAGS],
+}
+
+impl<const BYTES: usize, const FLAGS: usize> PackedWords<BYTES, FLAGS> {
+    /// `flags` is empty (a plain set) or parallel to `words`.
+    const fn new(words: &[&str], flags: &[u16]) -> Self {
+        assert!(flags.is_empty() || flags.len() == words.len());
+        assert!(FLAGS == flags.len() && BYTES == total_bytes(words));
+        let mut packed = PackedWords {
+            bytes: [0; BYTES],
+            first_entry: [0; MAX_LOOKUP_BYTES + 2],
+            first_byte: [0; MAX_LOOKUP_BYTES + 2],
+            flags: [0; FLAGS],
+        };
+        let (mut entry, mut byte, mut len) = (0, 0, 0);
+        while len <= MAX_LOOKUP_BYTES {
+            packed.first_entry[len] = entry as u16;
+            packed.first_byte[len] = byte as u16;
+            // The lists are sorted, so taking each length in list order keeps groups sorted.
+            let mut i = 0;
+            while i < words.len() {
+                let w = words[i].as_bytes();
+                if w.len() == len {
+                    let mut k = 0;
+                    while k < len {
+                        packed.bytes[byte + k] = w[k];
+                        k += 1;
+                    }
+                    if !flags.is_empty() {
+                        packed.flags[entry] = flags[i];
+                    }
+                    entry += 1;
+                    byte += len;
+                }
+                i += 1;
             }
+            len += 1;
         }
-        slot = (slot + 1) & INDEX_MASK;
+        assert!(entry == words.len() && byte == BYTES);
+        packed.first_entry[len] = entry as u16;
+        packed.first_byte[len] = byte as u16;
+        packed
     }
-    0
+
+    /// The entry index of `key` (lowercase), if listed.
+    fn find(&self, key: &[u8]) -> Option<usize> {
+        find_packed(&self.bytes, &self.first_entry, &self.first_byte, key)
+    }
 }
 
-const FNV_OFFSET: u32 = 0x811c_9dc5;
-const FNV_PRIME: u32 = 0x0100_0193;
+/// Binary search in the group of words as long as `key` (one copy for all lists).
+fn find_packed(bytes: &[u8], first_entry: &[u16], first_byte: &[u16], key: &[u8]) -> Option<usize> {
+    let len = key.len();
+    if len == 0 || len > MAX_LOOKUP_BYTES {
+        return None;
+    }
+    let first = usize::from(first_entry[len]);
+    let count = usize::from(first_entry[len + 1]) - first;
+    let group = &bytes[usize::from(first_byte[len])..][..count * len];
+    let (mut lo, mut hi) = (0, count);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match group[mid * len..][..len].cmp(key) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => return Some(first + mid),
+        }
+    }
+    None
+}
 
-const fn fnv1a(bytes: &[u8]) -> u32 {
-    let mut h = FNV_OFFSET;
-    let mut i = 0;
-    while i < bytes.len() {
-        h = (h ^ bytes[i] as u32).wrapping_mul(FNV_PRIME);
+const fn total_bytes(words: &[&str]) -> usize {
+    let (mut sum, mut i) = (0, 0);
+    while i < words.len() {
+        sum += words[i].len();
         i += 1;
     }
-    h
+    sum
 }
 
-const INDEX_SIZE: usize = 4096;
-const INDEX_MASK: usize = INDEX_SIZE - 1;
-
-/// Open-addressing hash index into [`LEXICON`] (entry + 1; 0 is empty), built at compile time.
-static LEXICON_INDEX: [u16; INDEX_SIZE] = build_index();
-
-const fn build_index() -> [u16; INDEX_SIZE] {
-    assert!(LEXICON.len() * 2 < INDEX_SIZE);
-    let mut table = [0u16; INDEX_SIZE];
+const fn lexicon_words<const N: usize>() -> [&'static str; N] {
+    let mut out = [""; N];
     let mut i = 0;
-    while i < LEXICON.len() {
-        let mut slot = fnv1a(LEXICON[i].0.as_bytes()) as usize & INDEX_MASK;
-        while table[slot] != 0 {
-            slot = (slot + 1) & INDEX_MASK;
-        }
-        table[slot] = (i + 1) as u16;
+    while i < N {
+        out[i] = LEXICON[i].0;
         i += 1;
     }
-    table
+    out
 }
 
-fn in_list(list: &[&str], lw: &str) -> bool {
-    list.binary_search(&lw).is_ok()
+const fn lexicon_flags<const N: usize>() -> [u16; N] {
+    let mut out = [0; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = LEXICON[i].1;
+        i += 1;
+    }
+    out
 }
+
+// Only read at compile time (by `PackedWords::new`), so it is never in the binary.
+#[allow(clippy::large_const_arrays)]
+const LEXICON_WORDS: [&str; LEXICON.len()] = lexicon_words();
+static LEXICON_PACKED: PackedWords<{ total_bytes(&LEXICON_WORDS) }, { LEXICON.len() }> =
+    PackedWords::new(&LEXICON_WORDS, &lexicon_flags::<{ LEXICON.len() }>());
+static TLDS_PACKED: PackedWords<{ total_bytes(TLDS) }, 0> = PackedWords::new(TLDS, &[]);
+static FILE_EXTS_PACKED: PackedWords<{ total_bytes(FILE_EXTS) }, 0> =
+    PackedWords::new(FILE_EXTS, &[]);
 
 fn is_email(w: &str) -> bool {
     let Some((local, domain)) = w.split_once('@') else {
@@ -1352,7 +1413,7 @@ fn is_path(w: &str) -> bool {
     let host_is_domain = w.split('/').next().is_some_and(|host| {
         host.rsplit_once('.').is_some_and(|(name, tld)| {
             let mut buf = [0u8; MAX_LOOKUP_BYTES];
-            !name.is_empty() && ascii_lower(tld, &mut buf).is_some_and(|t| in_list(TLDS, t))
+            !name.is_empty() && ascii_lower(tld, &mut buf).is_some_and(|t| in_list(&TLDS_PACKED, t))
         })
     });
     if host_is_domain {
@@ -1362,7 +1423,8 @@ fn is_path(w: &str) -> bool {
     w.rsplit('/').next().is_some_and(|last| {
         last.rsplit_once('.').is_some_and(|(stem, ext)| {
             let mut buf = [0u8; MAX_LOOKUP_BYTES];
-            !stem.is_empty() && ascii_lower(ext, &mut buf).is_some_and(|e| in_list(FILE_EXTS, e))
+            !stem.is_empty()
+                && ascii_lower(ext, &mut buf).is_some_and(|e| in_list(&FILE_EXTS_PACKED, e))
         })
     })
 }
@@ -2002,7 +2064,7 @@ const LEXICON: &[(&str, u16)] = &[
 ];
 
 #[rustfmt::skip]
-static TLDS: &[&str] = &[
+const TLDS: &[&str] = &[
     "ad", "ae", "agency", "ai", "app", "ar", "at", "au", "be", "biz", "blog", "br", "by", "ca",
     "cc", "ch", "cl", "cloud", "cn", "co", "com", "company", "cz", "de", "design", "dev", "digital",
     "dk", "edu", "ee", "eg", "email", "es", "eu", "fi", "fm", "fr", "gg", "global", "gov", "gr",
@@ -2015,7 +2077,7 @@ static TLDS: &[&str] = &[
 ];
 
 #[rustfmt::skip]
-static FILE_EXTS: &[&str] = &[
+const FILE_EXTS: &[&str] = &[
     "7z", "apk", "c", "cfg", "cjs", "conf", "cpp", "cs", "csv", "dmg", "doc", "docx", "eml", "env",
     "epub", "exe", "gif", "go", "gz", "h", "heic", "hpp", "htm", "html", "ics", "ini", "ipa",
     "java", "jpeg", "jpg", "js", "json", "jsx", "key", "lock", "log", "m4a", "md", "mjs", "mov",

@@ -4,7 +4,9 @@
 pub mod error;
 pub mod events;
 pub mod identifiers;
+pub mod json;
 pub mod keys;
+pub mod lowercase;
 pub mod outbox;
 pub mod payload;
 pub mod response;

@@ -25,12 +25,14 @@ use std::future::Future;
 
 use futures_util::future::{join_all, select, Either};
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
 use super::identifiers::extract_identifiers;
+use super::json::json;
 use super::keys::{turn_key, Role};
+use super::lowercase::to_lowercase;
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
     check_extra, refers_to_request, retrieve_request, store_message_request, Conversation, Message,
@@ -950,13 +952,13 @@ fn joined(
 
 /// Retrieved entities whose name or id appears in the reply, case-insensitively.
 pub fn cited_entities(reply: &str, retrieved: &[RetrievedEntity]) -> Vec<String> {
-    let haystack = reply.to_lowercase();
+    let haystack = to_lowercase(reply);
     let mut out: Vec<String> = Vec::new();
     for entity in retrieved {
         let cited = entity
             .names()
             .iter()
-            .any(|name| haystack.contains(&name.trim().to_lowercase()));
+            .any(|name| haystack.contains(&to_lowercase(name.trim())));
         if cited && !out.contains(&entity.id) {
             out.push(entity.id.clone());
         }

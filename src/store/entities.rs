@@ -14,12 +14,14 @@
 //! (`project` without `status`), with the texts the real server uses. `commit: false` computes the
 //! answer on a scratch copy and writes nothing.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::schema::{self, display_name, schema_for, Identity};
 use super::time::{iso_ms, sanitize_ms};
 use super::{identity_slot, EmbeddedStore, Response, USER_ID};
+use crate::protocol::json::json;
+use crate::protocol::lowercase::to_lowercase;
 
 /// The top-level fields `POST /store` accepts (transcript 07e, in the server's order).
 const STORE_FIELDS: &[&str] = &[
@@ -582,7 +584,7 @@ impl EmbeddedStore {
         self.entities.push(Entity {
             id,
             entity_type: entity_type.to_string(),
-            canonical_lower: canonical_name.to_lowercase(),
+            canonical_lower: to_lowercase(&canonical_name),
             canonical_name,
             schema_version: schema_for(entity_type).schema_version,
             seq,

@@ -29,13 +29,15 @@ mod ids;
 mod relationships;
 mod retrieve;
 mod schema;
+mod sort;
 mod time;
 mod turn_index;
 
 use std::collections::HashMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
+use crate::protocol::json::json;
 use entities::{Entity, IdempotencyRecord, Observation};
 use ids::IdGen;
 use relationships::Relationship;

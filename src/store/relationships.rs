@@ -12,11 +12,13 @@
 
 use std::collections::HashSet;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::errors::{self, invalid_payload, invalid_type, Seg};
+use super::sort::sort_by;
 use super::time::{iso_ms, sanitize_ms};
 use super::{EmbeddedStore, Response, USER_ID};
+use crate::protocol::json::json;
 
 /// The writer id of edges made through the relationship API.
 const API_ORIGIN: &str = "api:create_relationship";
@@ -331,7 +333,7 @@ impl EmbeddedStore {
                 None => true,
             })
             .collect();
-        edges.sort_by(|a, b| a.key.cmp(&b.key));
+        sort_by(&mut edges, &|a, b| a.key.cmp(&b.key));
 
         let mut seen = HashSet::new();
         let mut related: Vec<_> = edges
@@ -346,7 +348,7 @@ impl EmbeddedStore {
             .filter(|other| *other != entity_id && seen.insert(*other))
             .filter_map(|other| self.entity(other))
             .collect();
-        related.sort_by(|a, b| {
+        sort_by(&mut related, &|a, b| {
             a.updated_ms
                 .total_cmp(&b.updated_ms)
                 .then(a.seq.cmp(&b.seq))

@@ -19,14 +19,17 @@
 //! Hits are ordered by canonical name (as in 10d), cut to `limit` (default 100); `total` is the
 //! number returned, as the real server reports it.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::entities::Entity;
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::ids::looks_like_entity_id;
 use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
+use super::sort::sort_by;
 use super::{EmbeddedStore, Response};
+use crate::protocol::json::json;
+use crate::protocol::lowercase::to_lowercase;
 
 const DEFAULT_LIMIT: usize = 100;
 const DEFAULT_OBSERVATIONS_LIMIT: usize = 20;
@@ -86,7 +89,7 @@ fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
         return true;
     }
     match entity.snapshot.get(field) {
-        Some(Value::String(s)) => s.to_lowercase().contains(needle),
+        Some(Value::String(s)) => to_lowercase(s).contains(needle),
         Some(Value::Number(n)) => n.to_string().contains(needle),
         _ => false,
     }
@@ -105,7 +108,7 @@ impl EmbeddedStore {
             .filter(|e| entity_type.is_none_or(|t| e.entity_type == t))
             .filter(|e| matches(e))
             .collect();
-        hits.sort_by(|a, b| {
+        sort_by(&mut hits, &|a, b| {
             a.canonical_name
                 .cmp(&b.canonical_name)
                 .then(a.seq.cmp(&b.seq))
@@ -190,7 +193,7 @@ impl EmbeddedStore {
             }
         }
 
-        let needle = identifier.to_lowercase();
+        let needle = to_lowercase(identifier);
         let (mode, hits) = match by {
             Some(field) => (
                 "snapshot_field",

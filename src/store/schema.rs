@@ -15,6 +15,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::protocol::lowercase::to_lowercase;
+
 /// Declared fields of a `conversation`.
 const CONVERSATION_FIELDS: &[&str] = &["conversation_id", "title", "harness"];
 
@@ -143,21 +145,19 @@ fn identity_text(value: Option<&Value>) -> Option<String> {
 
 /// Lowercase, whitespace collapsed: the case-insensitive form of a name.
 pub(crate) fn name_key(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    to_lowercase(&text.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// `Acme Corp` -> `Acme`, `ACME, Inc.` -> `ACME`; a name that is only a suffix is kept.
 pub(crate) fn strip_corporate_suffix(name: &str) -> String {
     let mut words: Vec<&str> = name.split_whitespace().collect();
     while words.len() > 1 {
-        let last = words
-            .last()
-            .map(|w| w.trim_matches(|c: char| c == '.' || c == ','))
-            .unwrap_or("")
-            .to_lowercase();
+        let last = to_lowercase(
+            words
+                .last()
+                .map(|w| w.trim_matches(|c: char| c == '.' || c == ','))
+                .unwrap_or(""),
+        );
         if CORPORATE_SUFFIXES.contains(&last.as_str()) {
             words.pop();
         } else {
@@ -256,7 +256,7 @@ pub(crate) fn typed_needle(entity_type: &str, identifier: &str) -> Option<String
     probe.insert(field.to_string(), Value::from(identifier));
     identity(entity_type, &probe)
         .canonical_name
-        .map(|c| c.to_lowercase())
+        .map(|c| to_lowercase(&c))
 }
 
 /// The display name of a snapshot (`snapshot.canonical_name` in snapshot answers; `null` for

@@ -11,12 +11,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::entities::Entity;
 use super::errors;
+use super::sort::sort_by;
 use super::time::iso_ms;
 use super::{identity_slot, EmbeddedStore, Response};
+use crate::protocol::json::json;
 
 /// Characters of `content` shown in `content_preview`.
 const PREVIEW_CHARS: usize = 200;
@@ -66,7 +68,7 @@ impl EmbeddedStore {
             .get(conversation_id)
             .cloned()
             .unwrap_or_default();
-        messages.sort_unstable();
+        sort_by(&mut messages, &|a, b| a.cmp(b));
         messages.dedup();
         messages
     }
@@ -81,7 +83,7 @@ impl EmbeddedStore {
             .filter_map(|r| self.relationships.get(*r))
             .filter(|edge| edge.relationship_type == "REFERS_TO")
             .collect();
-        edges.sort_by(|a, b| {
+        sort_by(&mut edges, &|a, b| {
             b.created_ms
                 .total_cmp(&a.created_ms)
                 .then(a.seq.cmp(&b.seq))

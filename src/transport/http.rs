@@ -3,10 +3,13 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use gloo_net::http::Request;
+use js_sys::{Object, Promise, Reflect};
 use serde_json::Value;
-use web_sys::AbortController;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, AbortSignal, Request, Response};
 
+use super::js_json::{js_string, json_text};
 use super::Transport;
 use crate::platform::Timeout;
 use crate::protocol::error::{Error, ErrorCode};
@@ -78,35 +81,86 @@ impl HttpTransport {
             }
         };
 
-        let mut request = Request::post(&url).header("Content-Type", "application/json");
-        if let Some(token) = &self.token {
-            request = request.header("Authorization", &format!("Bearer {token}"));
-        }
-        let signal = controller.as_ref().map(|c| c.signal());
-        let request = request
-            .abort_signal(signal.as_ref())
-            .body(serde_json::to_string(body).unwrap_or_default())
-            .map_err(|e| fail("could not build the request", e.to_string()))?;
-        let response = request
-            .send()
+        let request = new_request(
+            &url,
+            self.token.as_deref(),
+            &json_text(body, false).unwrap_or_default(),
+            controller.as_ref().map(|c| c.signal()),
+        )
+        .map_err(|e| fail("could not build the request", error_text(e)))?;
+        let response = JsFuture::from(fetch_with_request(&request))
             .await
-            .map_err(|e| fail("request failed", e.to_string()))?;
+            .map_err(|e| fail("request failed", error_text(e)))?
+            .dyn_into::<Response>()
+            .map_err(|_| {
+                fail(
+                    "request failed",
+                    "fetch did not resolve to a Response".into(),
+                )
+            })?;
         let status = response.status();
-        let text = response
-            .text()
-            .await
-            .map_err(|e| fail("reading the answer failed", e.to_string()))?;
+        let text = match response.text() {
+            Ok(promise) => JsFuture::from(promise).await,
+            Err(e) => Err(e),
+        }
+        .map_err(|e| fail("reading the answer failed", error_text(e)))?
+        .as_string()
+        .unwrap_or_default();
         // Error pages are HTML or plain text: keep them as a string body.
         let parsed = serde_json::from_str::<Value>(&text).unwrap_or(Value::String(text));
         if !(200..300).contains(&status) {
             let mut error = Error::from_http(path, status, parsed);
-            error.retry_after_ms = response.headers().get("retry-after").and_then(|h| {
+            let retry_after = response.headers().get("retry-after").ok().flatten();
+            error.retry_after_ms = retry_after.and_then(|h| {
                 let date = js_sys::Date::parse(&h);
                 retry_after_ms(&h, date.is_finite().then_some(date), js_sys::Date::now())
             });
             return Err(error);
         }
         Ok(parsed)
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    // The global `fetch`, called as a plain function: workerd rejects `fetch` called with a
+    // `this` other than globalThis (e.g. `window.fetch` bound elsewhere).
+    #[wasm_bindgen(js_name = fetch)]
+    fn fetch_with_request(request: &Request) -> Promise;
+}
+
+/// `new Request(url, { method: "POST", headers, body, signal })`; throws on a URL the host
+/// cannot resolve (e.g. a path outside a page).
+fn new_request(
+    url: &str,
+    token: Option<&str>,
+    body: &str,
+    signal: Option<AbortSignal>,
+) -> Result<Request, JsValue> {
+    let set = |target: &Object, key: &str, value: &JsValue| {
+        let _ = Reflect::set(target, &JsValue::from_str(key), value);
+    };
+    let headers = Object::new();
+    set(&headers, "Content-Type", &"application/json".into());
+    if let Some(token) = token {
+        set(&headers, "Authorization", &format!("Bearer {token}").into());
+    }
+    let init = Object::new();
+    set(&init, "method", &"POST".into());
+    set(&init, "headers", &headers);
+    set(&init, "body", &body.into());
+    if let Some(signal) = signal {
+        set(&init, "signal", &signal);
+    }
+    Request::new_with_str_and_init(url, init.unchecked_ref())
+}
+
+/// How a rejection reads in a message: `error.toString()` for an Error ("TypeError: …"),
+/// `String(value)` for anything else.
+fn error_text(value: JsValue) -> String {
+    match value.dyn_into::<js_sys::Error>() {
+        Ok(error) => error.to_string().into(),
+        Err(value) => js_string(&value),
     }
 }
 

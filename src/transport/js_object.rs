@@ -9,6 +9,8 @@ use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use super::js_json::from_js;
+pub use super::js_json::to_js;
 use super::Transport;
 use crate::protocol::error::{Error, ErrorCode};
 
@@ -43,20 +45,13 @@ impl JsObjectTransport {
         let answer = JsFuture::from(Promise::resolve(&returned))
             .await
             .map_err(|e| thrown(e, method))?;
-        serde_wasm_bindgen::from_value::<Value>(answer).map_err(|e| {
+        from_js(&answer).map_err(|e| {
             Error::new(
                 ErrorCode::InvalidResponse,
                 format!("transport.{method}() resolved to a value that is not JSON-like: {e}"),
             )
         })
     }
-}
-
-/// A value as a plain JS object (objects, not Maps).
-pub fn to_js(value: &impl serde::Serialize) -> JsValue {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or(JsValue::NULL)
 }
 
 fn thrown(value: JsValue, method: &str) -> Error {

@@ -14,6 +14,8 @@ pub mod embedded;
 #[cfg(target_arch = "wasm32")]
 pub mod http;
 #[cfg(target_arch = "wasm32")]
+pub mod js_json;
+#[cfg(target_arch = "wasm32")]
 pub mod js_object;
 
 /// The three calls the turn protocol makes. Futures are not `Send`: everything runs on one
