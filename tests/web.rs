@@ -39,7 +39,7 @@ fn seeded_store() -> EmbeddedStoreJs {
         ("person", "Sarah Chen"),
     ] {
         let r = store
-            .handle("POST", "/store", js(json!({"entities":[{"entity_type": t, "name": name}], "idempotency_key": format!("seed-{name}")})),
+            .handle("POST".into(), "/store".into(), js(json!({"entities":[{"entity_type": t, "name": name}], "idempotency_key": format!("seed-{name}")})),
             )
             .unwrap();
         assert_eq!(get(&r, "status").as_f64(), Some(200.0));
@@ -101,7 +101,11 @@ async fn a_turn_retrieves_stores_and_cites() {
 
     // the turn index of the store shows the turn: company stored, project retrieved
     let index = store
-        .handle("GET", "/conversations/c-web/turn-index", JsValue::UNDEFINED)
+        .handle(
+            "GET".into(),
+            "/conversations/c-web/turn-index".into(),
+            JsValue::UNDEFINED,
+        )
         .unwrap();
     let turns: js_sys::Array = get(&index, "body.turns").unchecked_into();
     assert_eq!(turns.length(), 2);

@@ -10,11 +10,11 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::errors::to_js;
-use super::js_values::string_arg;
+use super::js_values::{json_value, string_arg};
 use crate::platform::now_ms;
 use crate::protocol::error::Error;
 use crate::store::{EmbeddedStore, Response};
-use crate::transport::js_json::{from_js, to_js as json_to_js};
+use crate::transport::js_json::to_js as json_to_js;
 
 #[wasm_bindgen(js_name = EmbeddedStore)]
 pub struct EmbeddedStoreJs {
@@ -25,7 +25,16 @@ fn json_arg(body: JsValue) -> Result<Value, JsValue> {
     if body.is_undefined() || body.is_null() {
         return Ok(Value::Object(Default::default()));
     }
-    from_js(&body).map_err(|e| to_js(Error::invalid_input(format!("body must be JSON-like: {e}"))))
+    json_value(&body, "body").map_err(to_js)
+}
+
+/// `method` and `path` of a REST call: strings, checked here (a non-string would otherwise
+/// reach the wasm as garbage).
+fn call_args(method: &JsValue, path: &JsValue) -> Result<(String, String), JsValue> {
+    Ok((
+        string_arg("method", method).map_err(to_js)?,
+        string_arg("path", path).map_err(to_js)?,
+    ))
 }
 
 fn response_js(r: Response) -> JsValue {
@@ -56,10 +65,11 @@ impl EmbeddedStoreJs {
     #[wasm_bindgen(unchecked_return_type = "EmbeddedResponse")]
     pub fn handle(
         &self,
-        method: &str,
-        path: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "unknown")] body: JsValue,
     ) -> Result<JsValue, JsValue> {
+        let (method, path) = call_args(&method, &path)?;
         let body = if body.is_undefined() || body.is_null() {
             None
         } else {
@@ -68,7 +78,7 @@ impl EmbeddedStoreJs {
         let r = self
             .inner
             .borrow_mut()
-            .handle(method, path, body.as_ref(), now_ms());
+            .handle(&method, &path, body.as_ref(), now_ms());
         Ok(response_js(r))
     }
 
@@ -77,11 +87,12 @@ impl EmbeddedStoreJs {
     #[wasm_bindgen(js_name = handleRaw, unchecked_return_type = "EmbeddedResponse")]
     pub fn handle_raw(
         &self,
-        method: &str,
-        path: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] path: JsValue,
         #[wasm_bindgen(js_name = rawBody, unchecked_optional_param_type = "string")]
         raw_body: JsValue,
     ) -> Result<JsValue, JsValue> {
+        let (method, path) = call_args(&method, &path)?;
         let raw = if raw_body.is_undefined() || raw_body.is_null() {
             None
         } else {
@@ -90,7 +101,7 @@ impl EmbeddedStoreJs {
         let r = self
             .inner
             .borrow_mut()
-            .handle_raw(method, path, raw.as_deref(), now_ms());
+            .handle_raw(&method, &path, raw.as_deref(), now_ms());
         Ok(response_js(r))
     }
 

@@ -88,7 +88,9 @@ pub fn is_retryable(error: &Error) -> bool {
 /// Worth keeping in the outbox when retries ran out: the server may take it later. Requests
 /// the server refused on their merits (4xx other than 408/429) are not.
 pub fn is_deferrable(error: &Error) -> bool {
-    is_retryable(error)
+    // An answer that keeps being unreadable is a broken server or transport: say so loudly
+    // rather than pile writes up in the outbox.
+    (is_retryable(error) && error.code != ErrorCode::InvalidResponse)
         || (error.code == ErrorCode::NeotomaHttp
             && error.external.is_none()
             && matches!(error.status, Some(408) | Some(500..=599)))
@@ -151,6 +153,8 @@ mod tests {
         assert!(is_deferrable(&http(500, json!({}))));
         assert!(!is_deferrable(&http(401, json!({}))));
         assert!(!is_deferrable(&http(400, json!({}))));
+        let unreadable = Error::new(ErrorCode::InvalidResponse, "cut short");
+        assert!(is_retryable(&unreadable) && !is_deferrable(&unreadable));
     }
 
     #[test]

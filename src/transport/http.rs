@@ -59,6 +59,9 @@ impl HttpTransport {
     async fn post(&self, path: &str, body: &Value) -> Result<Value, Error> {
         let url = format!("{}{}", self.base_url, path);
         let controller = AbortController::new().ok();
+        // A request whose future is dropped (a lookup abandoned at the retrieval deadline) is
+        // aborted, not left open; disarmed once the answer is read.
+        let mut abort_on_drop = AbortOnDrop(controller.clone());
         let timed_out = Rc::new(Cell::new(false));
         let _timer = controller.clone().map(|c| {
             let flag = timed_out.clone();
@@ -106,9 +109,18 @@ impl HttpTransport {
         .map_err(|e| fail("reading the answer failed", error_text(e)))?
         .as_string()
         .unwrap_or_default();
+        abort_on_drop.0 = None;
+        let failed = !(200..300).contains(&status);
+        // An error page may echo the request's headers: the token never goes into an error.
+        let text = match &self.token {
+            Some(token) if failed && text.contains(token.as_str()) => {
+                text.replace(token.as_str(), "[redacted]")
+            }
+            _ => text,
+        };
         // Error pages are HTML or plain text: keep them as a string body.
         let parsed = serde_json::from_str::<Value>(&text).unwrap_or(Value::String(text));
-        if !(200..300).contains(&status) {
+        if failed {
             let mut error = Error::from_http(path, status, parsed);
             let retry_after = response.headers().get("retry-after").ok().flatten();
             error.retry_after_ms = retry_after.and_then(|h| {
@@ -118,6 +130,16 @@ impl HttpTransport {
             return Err(error);
         }
         Ok(parsed)
+    }
+}
+
+struct AbortOnDrop(Option<AbortController>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some(controller) = self.0.take() {
+            controller.abort();
+        }
     }
 }
 
