@@ -12,9 +12,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::error::{Error, ErrorCode};
+use super::json::json;
 
 /// One `/store` waiting to be sent. Stored and shown to JS as camelCase JSON (converted by
 /// hand: a serde derive here costs the wasm several kilobytes).
