@@ -31,8 +31,7 @@
 //! output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
-use std::collections::HashSet;
-
+use super::fnv::HashSet;
 use super::lowercase::to_lowercase;
 
 /// At most this many identifiers are returned (the caller keeps far fewer).
@@ -227,7 +226,7 @@ impl<'a> Scanner<'a> {
             text,
             bytes: text.as_bytes(),
             out: Vec::new(),
-            seen: HashSet::new(),
+            seen: HashSet::default(),
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
             run_words: 0,
             overflow: false,

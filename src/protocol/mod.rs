@@ -3,6 +3,7 @@
 
 pub mod error;
 pub mod events;
+pub mod fnv;
 pub mod identifiers;
 pub mod json;
 pub mod keys;

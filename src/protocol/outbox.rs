@@ -9,12 +9,12 @@
 //! holds that conversation's queue, in order.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
 use super::error::{Error, ErrorCode};
+use super::fnv::HashMap;
 use super::json::json;
 
 /// One `/store` waiting to be sent. Stored and shown to JS as camelCase JSON (converted by

@@ -20,7 +20,7 @@
 //! `flush` (or the next store) sends it, in order, before anything newer.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::future::Future;
 
 use futures_util::future::{join_all, select, Either};
@@ -29,6 +29,7 @@ use serde_json::{Map, Value};
 
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
+use super::fnv::HashMap;
 use super::identifiers::extract_identifiers;
 use super::json::json;
 use super::keys::{turn_key, Role};

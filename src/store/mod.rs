@@ -33,10 +33,9 @@ mod sort;
 mod time;
 mod turn_index;
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
+use crate::protocol::fnv::HashMap;
 use crate::protocol::json::json;
 use entities::{Entity, IdempotencyRecord, Observation};
 use ids::IdGen;

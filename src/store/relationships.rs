@@ -10,14 +10,13 @@
 //! Ordering (the real server's is arbitrary): `retrieve_related_entities` lists relationships by
 //! `relationship_key` and entities by last update, oldest first.
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::sort::sort_by;
 use super::time::{iso_ms, sanitize_ms};
 use super::{EmbeddedStore, Response, USER_ID};
+use crate::protocol::fnv::HashSet;
 use crate::protocol::json::json;
 
 /// The writer id of edges made through the relationship API.
@@ -335,7 +334,7 @@ impl EmbeddedStore {
             .collect();
         sort_by(&mut edges, &|a, b| a.key.cmp(&b.key));
 
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut related: Vec<_> = edges
             .iter()
             .map(|edge| {

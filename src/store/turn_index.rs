@@ -9,8 +9,6 @@
 //! Each is listed as `{entity_id, entity_type, canonical_name}` with the display name
 //! (`Acme Corp`). `content_preview` is the first 200 characters of `content`; `issues` is empty.
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::Value;
 
 use super::entities::Entity;
@@ -18,6 +16,7 @@ use super::errors;
 use super::sort::sort_by;
 use super::time::iso_ms;
 use super::{identity_slot, EmbeddedStore, Response};
+use crate::protocol::fnv::{HashMap, HashSet};
 use crate::protocol::json::json;
 
 /// Characters of `content` shown in `content_preview`.
@@ -124,7 +123,7 @@ impl EmbeddedStore {
             })
             .collect();
 
-        let mut produced: HashMap<u64, HashSet<&str>> = HashMap::new();
+        let mut produced: HashMap<u64, HashSet<&str>> = HashMap::default();
         for row in rows.iter().filter(|r| r.assistant) {
             produced
                 .entry(row.turn_number)
