@@ -225,9 +225,12 @@ async fn bad_input_is_refused_before_anything_is_written() {
 
 #[wasm_bindgen_test]
 async fn http_transport_reports_network_failures_without_the_token() {
+    // no retry, no outbox: the failure is the turn's error
     let agent = NeotomaAgent::new(js(json!({
         "conversationId": "c-net",
-        "transport": {"baseUrl": "http://127.0.0.1:9", "token": "secret-token-123", "timeoutMs": 5000}
+        "transport": {"baseUrl": "http://127.0.0.1:9", "token": "secret-token-123", "timeoutMs": 5000},
+        "retry": false,
+        "outbox": false
     })))
     .unwrap();
     let err = settle(agent.turn(
@@ -240,6 +243,39 @@ async fn http_transport_reports_network_failures_without_the_token() {
     assert_eq!(s(&err, "code"), "NEOTOMA_NETWORK", "{}", s(&err, "message"));
     let text = format!("{} {}", s(&err, "message"), s(&err, "stack"));
     assert!(!text.contains("secret-token-123"));
+
+    // the defaults keep both messages in the outbox and the turn goes on
+    let agent = NeotomaAgent::new(js(json!({
+        "conversationId": "c-net",
+        "transport": {"baseUrl": "http://127.0.0.1:9", "token": "secret-token-123", "timeoutMs": 5000},
+        "retry": {"maxAttempts": 1}
+    })))
+    .unwrap();
+    let result = settle(agent.turn(
+        JsValue::from_str("hello"),
+        llm("return 'hi';"),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
+    let pending = js_sys::Reflect::get(&result, &"pending".into()).unwrap();
+    assert_eq!(
+        js_sys::JSON::stringify(&pending)
+            .unwrap()
+            .as_string()
+            .unwrap(),
+        r#"{"user":true,"assistant":true}"#
+    );
+    let outbox = settle(agent.pending_writes()).await.unwrap();
+    let outbox_text = js_sys::JSON::stringify(&outbox)
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(outbox_text.contains("conversation-c-net-"));
+    assert!(
+        !outbox_text.contains("secret-token-123"),
+        "the token is never in the outbox"
+    );
 }
 
 #[wasm_bindgen_test]
