@@ -25,6 +25,7 @@ import { parse as parseToml } from 'smol-toml';
 
 import { startTestServer, seed, turnIndex, rowsByKey, randomId, entitySnapshot, related, refersTo } from '../server/harness.mjs';
 import { startOpenAIServer } from '../packaging/edge/openai-sse-server.mjs';
+import { relativeImports } from '../packaging/helpers.mjs';
 import { sseData, replyChunks, systemPrompt } from '../../www/worker/openai.mjs';
 
 const REPO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,22 +49,6 @@ after(async () => {
   await server?.close();
   await openai?.close();
 });
-
-/**
- * `file` and every file it imports by relative path, transitively (static `import`/`export … from`),
- * as absolute paths (as tests/node/packaging.test.mjs traces the package's workerd entry).
- */
-async function relativeImports(file, seen = new Set()) {
-  seen.add(file);
-  if (!file.endsWith('.wasm')) {
-    const source = await readFile(file, 'utf8');
-    for (const [, spec] of source.matchAll(/^\s*(?:import|export)\b[^'"]*?['"](\.\.?\/[^'"]+)['"]/gm)) {
-      const target = path.resolve(path.dirname(file), spec);
-      if (!seen.has(target)) await relativeImports(target, seen);
-    }
-  }
-  return [...seen];
-}
 
 /** The Worker's modules (main first) plus the built package's, laid out as under www/worker/node_modules. */
 async function workerModules(main) {

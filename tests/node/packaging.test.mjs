@@ -35,6 +35,7 @@ import {
   makeWorkspace,
   MESSAGES,
   packTarball,
+  relativeImports,
   run,
   PACKAGE_NAME,
   TURN_IDS,
@@ -60,22 +61,6 @@ after(async () => {
   await ws?.close();
   if (process.env.PACKAGING_TIMINGS) console.error('packaging timings (ms):', JSON.stringify(timings));
 });
-
-/**
- * `file` and every file it imports by relative path, transitively (static `import`/`export … from`),
- * as absolute paths: the modules a Worker built from that entry is made of.
- */
-async function relativeImports(file, seen = new Set()) {
-  seen.add(file);
-  if (!file.endsWith('.wasm')) {
-    const source = await readFile(file, 'utf8');
-    for (const [, spec] of source.matchAll(/^\s*(?:import|export)\b[^'"]*?['"](\.\.?\/[^'"]+)['"]/gm)) {
-      const target = path.resolve(path.dirname(file), spec);
-      if (!seen.has(target)) await relativeImports(target, seen);
-    }
-  }
-  return [...seen];
-}
 
 test('Node ESM: the packed tarball, installed in a "type": "module" project, runs two turns over HTTP', { timeout: 120_000 }, async () => {
   const t0 = performance.now();

@@ -184,3 +184,19 @@ export async function assertTwoTurnConversationStored(server, { conversationId, 
     .sort();
   assert.deepEqual(members, expected.map((m) => m.id).sort());
 }
+
+/**
+ * `file` and every file it imports by relative path, transitively (static `import`/`export … from`),
+ * as absolute paths: the modules a Worker built from that entry is made of.
+ */
+export async function relativeImports(file, seen = new Set()) {
+  seen.add(file);
+  if (!file.endsWith('.wasm')) {
+    const source = await readFile(file, 'utf8');
+    for (const [, spec] of source.matchAll(/^\s*(?:import|export)\b[^'"]*?['"](\.\.?\/[^'"]+)['"]/gm)) {
+      const target = path.resolve(path.dirname(file), spec);
+      if (!seen.has(target)) await relativeImports(target, seen);
+    }
+  }
+  return [...seen];
+}
