@@ -48,6 +48,7 @@ struct Faulty {
 impl Transport for Faulty {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
         self.stores.borrow_mut().push(body.clone());
+        yield_once().await; // a round trip: concurrent turns interleave here
         if self.down.get() {
             return Err(Error::new(ErrorCode::NeotomaNetwork, "connection refused"));
         }
@@ -79,6 +80,21 @@ impl Transport for Faulty {
         }
         self.inner.create_relationships(body).await
     }
+}
+
+/// Pending once, then ready.
+async fn yield_once() {
+    let mut yielded = false;
+    std::future::poll_fn(|cx| {
+        if yielded {
+            std::task::Poll::Ready(())
+        } else {
+            yielded = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    })
+    .await
 }
 
 struct Llmish;
@@ -622,4 +638,49 @@ fn a_failed_edge_repair_stays_in_the_outbox_until_it_succeeds() {
         vec![s.acme.clone()]
     );
     assert_eq!(s.messages().len(), 2);
+}
+
+#[test]
+fn concurrent_turns_after_an_outage_leave_nothing_waiting() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
+    agent.transport().down.set(true);
+    block_on(agent.turn(
+        "during the outage".into(),
+        &Llmish,
+        Some("t1".into()),
+        None,
+        None,
+    ))
+    .unwrap();
+    agent.transport().down.set(false);
+    let (a, b) = block_on(futures_util::future::join(
+        agent.turn("first after".into(), &Llmish, Some("t2".into()), None, None),
+        agent.turn(
+            "second after".into(),
+            &Llmish,
+            Some("t3".into()),
+            None,
+            None,
+        ),
+    ));
+    a.unwrap();
+    b.unwrap();
+    assert!(
+        block_on(agent.pending_writes()).unwrap().is_empty(),
+        "nothing left waiting"
+    );
+    assert_eq!(s.messages().len(), 6);
+    // one stored message per key, whatever the interleaving
+    let mut keys: Vec<String> = agent
+        .transport()
+        .stores
+        .borrow()
+        .iter()
+        .skip(2)
+        .map(|b| b["idempotency_key"].as_str().unwrap().to_owned())
+        .collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), 6);
 }

@@ -675,6 +675,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         if self.config.outbox_enabled {
             // One quick pass over older writes; if they still cannot go, this one waits too.
             // A storage that cannot be read must not stop a message the network can take.
+            let another_flush_running = self.flushing.get();
             let waiting = match self.flush_pass(&RetryPolicy::none()).await {
                 Ok(flushed) => flushed.pending,
                 Err(_) => 0,
@@ -684,7 +685,13 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                     ErrorCode::NeotomaNetwork,
                     "earlier writes of this conversation are still waiting in the outbox",
                 );
-                return self.defer(write, &reason).await;
+                let delivery = self.defer(write, &reason).await;
+                // If another turn's flush was sending and has just finished, it did not see
+                // this write: one more pass, so it does not wait for the next turn.
+                if another_flush_running && !self.flushing.get() {
+                    let _ = self.flush_pass(&RetryPolicy::none()).await;
+                }
+                return delivery;
             }
         }
         let sent = self
