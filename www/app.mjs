@@ -124,6 +124,14 @@ function responder(userMessage, ctx) {
   return `I found ${joinList(ctx.retrieved.map(describe))}.`;
 }
 
+/** The responder's reply as a model streams it: a few words at a time (`turnStream`). */
+async function* streamingResponder(userMessage, ctx) {
+  for (const words of responder(userMessage, ctx).match(/(?:\S+\s*){1,3}/g) ?? ['']) {
+    yield words;
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+}
+
 // ---------------------------------------------------------------- rendering
 
 function addMessage(role, text, extra = {}) {
@@ -302,15 +310,26 @@ async function sendMessage(text) {
   ui.input.value = '';
   const extracted = state.lib.extractIdentifiers(message);
   const t0 = performance.now();
+  let bubble = null;
   try {
-    const result = await state.agent.turn(message, responder);
+    // The reply renders as it streams; `done` is the TurnResult once the reply is stored.
+    const { textStream, done } = state.agent.turnStream(message, streamingResponder);
+    let chunks = 0;
+    for await (const text of textStream) {
+      bubble ??= addMessage('assistant', '');
+      bubble.querySelector('.text').textContent += text;
+      bubble.dataset.chunks = String(++chunks);
+      scrollChat();
+    }
+    const result = await done;
     const ms = performance.now() - t0;
-    addMessage('assistant', result.assistantMessage, {
-      meta: `${result.retrieved.length} retrieved · refers to ${result.refersTo.length} · ${ms.toFixed(0)} ms`,
-    });
+    bubble ??= addMessage('assistant', '');
+    bubble.querySelector('.text').textContent = result.assistantMessage;
+    bubble.append(el('p', { class: 'meta', text: `${result.retrieved.length} retrieved · refers to ${result.refersTo.length} · ${ms.toFixed(0)} ms` }));
     renderTurn(message, extracted, result);
     setStatus(`Turn ${result.turnNumber} stored`, 'ok');
   } catch (err) {
+    bubble?.remove(); // a reply that was not stored is not shown as one
     addError(err);
     setStatus(`Error: ${err && err.code ? err.code : 'unexpected'}`, 'error');
   } finally {

@@ -53,6 +53,8 @@ test('demo: two messages, replies from retrieval, retrieved/stored panels and tu
   await page.waitForSelector('#messages .message.assistant', { timeout: 15_000 });
   await page.waitForSelector('body[data-state="ready"]');
   const reply1 = await page.textContent('#messages .message.assistant >> nth=0');
+  const chunks = Number(await page.getAttribute('#messages .message.assistant >> nth=0', 'data-chunks'));
+  assert.ok(chunks > 1, `the reply was rendered as it streamed (${chunks} chunks)`);
   assert.match(reply1, /I found Acme Corp \(company/);
   assert.match(reply1, /Project Falcon \(project/);
 
@@ -105,6 +107,7 @@ test('demo: two messages, replies from retrieval, retrieved/stored panels and tu
   await page.fill('#message', 'Have we met Jordan Blake?');
   await page.click('#send');
   await page.waitForFunction(() => document.querySelectorAll('#messages .message.assistant').length === 3, null, { timeout: 15_000 });
+  await page.waitForSelector('body[data-state="ready"]'); // the reply has finished streaming
   assert.match(await page.textContent('#messages .message.assistant >> nth=2'), /I don't have anything stored about that yet/);
   assert.match(await page.textContent('#retrieved'), /Nothing found/);
 
