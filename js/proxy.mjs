@@ -18,6 +18,7 @@
 //   413 BODY_TOO_LARGE       a body over `maxBodyBytes` (declared or counted while reading; the rest is not read)
 //   400 INVALID_JSON         a body that is not a UTF-8 JSON object
 //   403 CONVERSATION_FORBIDDEN  with `conversationPrefix`: a write outside that namespace
+//                               (and lookups answer only that namespace's messages and conversations)
 //   502 NEOTOMA_NETWORK / 504 NEOTOMA_TIMEOUT  Neotoma could not be reached / did not answer in time
 
 /** A 1 MiB message (the agent's default maxMessageBytes) whose every character JSON-escapes to
@@ -193,6 +194,9 @@ export function createNeotomaProxy(options) {
         if (outside !== null) return refusal(403, 'CONVERSATION_FORBIDDEN', outside, headers);
       }
       const answer = await callNeotoma(config, endpoint, read.text);
+      if (config.conversationPrefix !== null && endpoint === '/retrieve_entity_by_identifier' && answer.ok) {
+        return await relayLookupInNamespace(answer, config, headers);
+      }
       return await relay(answer, config.token, headers);
     } catch (error) {
       return upstreamFailure(error, endpoint, headers);
@@ -270,6 +274,42 @@ async function relay(answer, token, headers) {
   if (answer.ok) return new Response(answer.body, { status: answer.status, headers });
   const text = redact(await answer.text(), token);
   return new Response(text, { status: answer.status, headers });
+}
+
+/** A lookup's answer without other conversations' messages and conversations: the search
+ *  matches by substring across everything, and a public page must read only its namespace.
+ *  Other entities (people, companies, …) are shared knowledge and pass. */
+async function relayLookupInNamespace(answer, config, headers) {
+  const text = await answer.text();
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return relay(new Response(text, { status: answer.status, headers: answer.headers }), config.token, headers);
+  }
+  if (isPlainObject(body) && Array.isArray(body.entities)) {
+    const before = body.entities.length;
+    body.entities = body.entities.filter((e) => inNamespace(e, config.conversationPrefix));
+    if (typeof body.total === 'number') body.total -= before - body.entities.length;
+  }
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) headers.set(name, redact(value, config.token));
+  }
+  headers.set('content-type', JSON_TYPE);
+  return new Response(JSON.stringify(body), { status: answer.status, headers });
+}
+
+function inNamespace(entity, prefix) {
+  const type = entity?.entity_type;
+  if (type !== 'conversation_message' && type !== 'conversation') return true;
+  // `conversation:{id}` / `conversation_message:{turn_key}`; else the snapshot's own field (flat
+  // in field matches, nested under `snapshot` in direct matches)
+  const name = typeof entity.canonical_name === 'string' ? entity.canonical_name : '';
+  if (name.startsWith(`${type}:`)) return name.slice(type.length + 1).startsWith(prefix);
+  const snapshot = isPlainObject(entity.snapshot?.snapshot) ? entity.snapshot.snapshot : isPlainObject(entity.snapshot) ? entity.snapshot : {};
+  const id = type === 'conversation' ? snapshot.conversation_id : snapshot.turn_key;
+  return typeof id === 'string' && id.startsWith(prefix);
 }
 
 function redact(text, token) {

@@ -539,6 +539,38 @@ test('Node: conversationPrefix: writes outside the namespace are 403 and store n
   }
 });
 
+test('Node: conversationPrefix: lookups answer only the namespace\'s messages and conversations; other entities pass', { timeout: 60_000 }, async () => {
+  const proxy = await startProxy({ conversationPrefix: PREFIX });
+  try {
+    // turn keys are searchable (canonical names): a shared marker in both conversation ids
+    const word = `zq${Date.now()}`;
+    // one conversation inside the namespace (through the proxy), one outside (straight to the server)
+    const inside = `${PREFIX}${word}-a`;
+    const outside = `private-${word}-b`;
+    await new NeotomaAgent({ conversationId: inside, transport: { baseUrl: proxy.base } }).recordTurn({ turnId: 't1', userMessage: 'inside', assistantMessage: 'ok' });
+    await new NeotomaAgent({ conversationId: outside, transport: { baseUrl: server.url, token: server.token } }).recordTurn({ turnId: 't1', userMessage: 'outside', assistantMessage: 'ok' });
+    const names = (answer) => answer.json.entities.map((e) => e.canonical_name).sort();
+    const direct = await send(server.url + '/retrieve_entity_by_identifier', { headers: { authorization: `Bearer ${server.token}` }, body: { identifier: word, limit: 50 } });
+    const viaProxy = await send(proxy.base + '/retrieve_entity_by_identifier', { body: { identifier: word, limit: 50 } });
+    assert.equal(viaProxy.status, 200);
+    assert.ok(names(direct).some((n) => n.includes(outside)), `the server itself finds the other conversation: ${names(direct)}`);
+    assert.ok(names(direct).some((n) => n.includes(inside)));
+    assert.deepEqual(names(viaProxy), names(direct).filter((n) => !n.includes(outside)), 'the proxy drops exactly the other conversation\'s entities');
+    assert.equal(viaProxy.json.total, viaProxy.json.entities.length);
+    // a field lookup by turn key (flat snapshots): only inside the namespace
+    for (const cid of [inside, outside]) {
+      const byKey = await send(proxy.base + '/retrieve_entity_by_identifier', { body: { identifier: `${cid}:t1`, entity_type: 'conversation_message', by: 'turn_key', limit: 5 } });
+      if (cid === inside) assert.ok(byKey.json.entities.length >= 1, `lookup of ${cid}:t1 through the proxy`);
+      else assert.deepEqual(byKey.json.entities, [], `lookup of ${cid}:t1 through the proxy`);
+    }
+    const company = await send(proxy.base + '/retrieve_entity_by_identifier', { body: { identifier: 'Acme Corp' } });
+    assert.ok(company.json.entities.some((e) => e.id === acme), 'shared entities pass');
+    assertTokenAbsent(proxy.responses);
+  } finally {
+    await proxy.close();
+  }
+});
+
 test('Node: Neotoma unreachable, slow, or echoing the token: 502/504/redacted, never the token or the URL', { timeout: 60_000 }, async () => {
   const gone = await listen(() => {});
   const goneUrl = gone.url;
