@@ -87,7 +87,7 @@ bench:
 
 clean:
 	cargo clean
-	find pkg -mindepth 1 ! -name README.md -exec rm -rf {} + 2>/dev/null || true
+	rm -rf pkg
 	rm -f node_modules/neotoma-agent-wasm
 
 distclean: clean

@@ -11,8 +11,8 @@
 //      (only warns with PKG_SIZE_BUDGET=warn, as `make demo` does)
 //   5. node_modules/neotoma-agent-wasm -> ../pkg, so Node tests import('neotoma-agent-wasm')
 //
-// Config: wasm-pack.toml. pkg/README.md is ours (tracked in git): wasm-pack copies the crate README
-// over it, so it is saved before the build and written back after.
+// Config: wasm-pack.toml. The package's README is the repository's README.md (npm users get the
+// whole documentation), written into pkg/ after wasm-pack.
 
 import { execFileSync } from 'node:child_process';
 import {
@@ -55,13 +55,10 @@ function have(cmd) {
   }
 }
 
-// --- 0. keep our README, clear stale output --------------------------------------------------
+// --- 0. clear stale output ---------------------------------------------------------------------
 const readmePath = join(outDir, 'README.md');
-const readme = existsSync(readmePath) ? readFileSync(readmePath) : null;
 mkdirSync(outDir, { recursive: true });
-for (const f of readdirSync(outDir)) {
-  if (f !== 'README.md') rmSync(join(outDir, f), { recursive: true, force: true });
-}
+for (const f of readdirSync(outDir)) rmSync(join(outDir, f), { recursive: true, force: true });
 
 // --- 1. compile + wasm-bindgen ----------------------------------------------------------------
 const useCargo = process.env.BUILD_WITH === 'cargo' || !have('wasm-pack');
@@ -81,7 +78,7 @@ try {
     run('wasm-bindgen', ['--target', target, '--out-dir', outDir, '--out-name', outName, input]);
   }
 } finally {
-  if (readme) writeFileSync(readmePath, readme);
+  copyFileSync('README.md', readmePath);
 }
 step(useCargo ? 'cargo build + wasm-bindgen done' : 'wasm-pack build done');
 

@@ -78,7 +78,9 @@ fn transport_from(options: &JsValue) -> Result<AnyTransport, Error> {
     if field(&t, "store").is_some_and(|f| f.is_function()) {
         return JsObjectTransport::new(t).map(AnyTransport::Js);
     }
-    if field(&t, "baseUrl").is_some() {
+    // Any other object is HTTP settings, checked key by key: a `baseURL` typo or an unset
+    // environment variable is named, not reported as a wrong shape.
+    if t.is_object() && !t.is_function() && !js_sys::Array::is_array(&t) {
         options_object(
             &t,
             "transport",
@@ -91,12 +93,13 @@ fn transport_from(options: &JsValue) -> Result<AnyTransport, Error> {
         return HttpTransport::new(&base_url, token, timeout, insecure).map(AnyTransport::Http);
     }
     Err(Error::invalid_input(
-        "transport must be omitted (embedded store), { baseUrl, token?, timeoutMs? }, or an \
-         object with store, retrieveEntityByIdentifier and createRelationships methods",
+        "transport must be omitted (embedded store), { baseUrl, token?, timeoutMs?, \
+         allowInsecureHttp? }, or an object with store, retrieveEntityByIdentifier and \
+         createRelationships methods",
     ))
 }
 
-/// Everything `AgentOptions` may hold (`nextTurnId` is `withMemory`'s).
+/// Everything `AgentOptions` may hold.
 const AGENT_OPTIONS: &[&str] = &[
     "conversationId",
     "conversationTitle",
@@ -111,7 +114,6 @@ const AGENT_OPTIONS: &[&str] = &[
     "outbox",
     "onEvent",
     "transport",
-    "nextTurnId",
 ];
 
 fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
@@ -120,7 +122,6 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
             "NeotomaAgent needs an options object with conversationId",
         ));
     }
-    options_object(options, "options", AGENT_OPTIONS)?;
     let mut config = AgentConfig::new(required_string(options, "conversationId", "")?);
     config.conversation.title = string_field(options, "conversationTitle", "")?;
     config.conversation.platform = string_field(options, "platform", "")?;
@@ -218,8 +219,13 @@ fn retry_policy_from(option: Option<JsValue>) -> Result<RetryPolicy, Error> {
     Ok(policy)
 }
 
-/// Builds the protocol agent from JS options.
-pub fn agent_from(options: &JsValue) -> Result<JsAgent, Error> {
+/// Builds the protocol agent from JS options; `extra_options` are keys a wrapper reads itself
+/// (`withMemory`'s `nextTurnId`).
+pub fn agent_from(options: &JsValue, extra_options: &[&str]) -> Result<JsAgent, Error> {
+    if options.is_object() {
+        let known: Vec<&str> = AGENT_OPTIONS.iter().chain(extra_options).copied().collect();
+        options_object(options, "options", &known)?;
+    }
     let mut config = config_from(options)?;
     let transport = transport_from(options)?;
     let storage = match storage_from(field(options, "outbox"))? {
@@ -297,6 +303,15 @@ impl Drop for OnlineListener {
 }
 
 impl NeotomaAgent {
+    /// The agent for `options`, which may also hold the `extra_options` of a wrapper.
+    pub fn build(options: &JsValue, extra_options: &[&str]) -> Result<NeotomaAgent, JsValue> {
+        let agent = Rc::new(agent_from(options, extra_options).map_err(to_js)?);
+        Ok(NeotomaAgent {
+            _online: OnlineListener::attach(&agent),
+            inner: agent,
+        })
+    }
+
     pub fn shared(&self) -> Rc<JsAgent> {
         self.inner.clone()
     }
@@ -325,11 +340,7 @@ impl NeotomaAgent {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "AgentOptions")] options: JsValue,
     ) -> Result<NeotomaAgent, JsValue> {
-        let agent = Rc::new(agent_from(&options).map_err(to_js)?);
-        Ok(NeotomaAgent {
-            _online: OnlineListener::attach(&agent),
-            inner: agent,
-        })
+        NeotomaAgent::build(&options, &[])
     }
 
     #[wasm_bindgen(getter, js_name = conversationId)]
@@ -533,6 +544,11 @@ type TurnArgs = (String, Function, Option<String>, Option<u32>, Option<u32>);
 
 /// `turn`/`turnStream` arguments, checked before anything is sent.
 fn turn_args(user_message: &JsValue, llm: JsValue, opts: &JsValue) -> Result<TurnArgs, Error> {
+    if opts.is_string() {
+        return Err(Error::invalid_input(
+            "turn options must be an object: write { turnId: \"…\" }, not the turn id alone",
+        ));
+    }
     options_object(opts, "turn options", &["turnId", "turnNumber", "revision"])?;
     let message = string_arg("userMessage", user_message)?;
     let callback: Function = llm

@@ -238,9 +238,11 @@ pub fn reply_from_js(value: &JsValue) -> Result<Reply, Error> {
         });
     }
     let shape_error = || {
-        Error::invalid_input(
-            "the llm callback must return a string, a promise of one, or { text, refersTo }",
-        )
+        Error::invalid_input(format!(
+            "the llm callback must return a string, {{ text, refersTo? }}, an AsyncIterable of \
+             strings or a ReadableStream, or a promise of one; it returned {}",
+            describe_value(value)
+        ))
     };
     let text = field(value, "text").ok_or_else(shape_error)?;
     if !text.is_string() {
@@ -254,6 +256,23 @@ pub fn reply_from_js(value: &JsValue) -> Result<Reply, Error> {
         text: string_arg("llm reply text", &text)?,
         refers_to,
     })
+}
+
+/// What a value is, for an error message: its type, or an object's first keys (an API
+/// response returned as it is, `{ choices: … }`, is the usual mistake).
+fn describe_value(value: &JsValue) -> String {
+    if value.is_undefined() || value.is_null() {
+        return if value.is_null() { "null" } else { "undefined" }.to_owned();
+    }
+    if !value.is_object() {
+        return format!("a {}", value.js_typeof().as_string().unwrap_or_default());
+    }
+    let keys: Vec<String> = js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
+        .iter()
+        .take(5)
+        .filter_map(|k| k.as_string())
+        .collect();
+    format!("an object with keys [{}]", keys.join(", "))
 }
 
 /// A JS `identifierExtractor(text) => string[]`.

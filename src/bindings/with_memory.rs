@@ -29,7 +29,7 @@ pub fn with_memory(
         ),
         None => None,
     };
-    let memory = NeotomaAgent::new(options)?;
+    let memory = NeotomaAgent::build(&options, &["nextTurnId"])?;
     let agent = memory.shared();
 
     let wrapped = Closure::<dyn FnMut(JsValue) -> Promise>::new(move |message: JsValue| {

@@ -104,6 +104,13 @@ impl Error {
                 }
             }
         }
+        if code == ErrorCode::IdempotencyMismatch {
+            // The server's advice is about keys; an agent's caller controls turn ids.
+            message.push_str(
+                " (a turn id already stored with other content: use a new turnId, or pass \
+                 `revision` to store a regenerated reply on purpose)",
+            );
+        }
         Error {
             status: Some(status),
             body: Some(body),

@@ -181,7 +181,15 @@ fn new_request(
 /// `String(value)` for anything else.
 fn error_text(value: JsValue) -> String {
     match value.dyn_into::<js_sys::Error>() {
-        Ok(error) => error.to_string().into(),
+        Ok(error) => {
+            let mut text: String = error.to_string().into();
+            // Node's "fetch failed" says why only in its cause (ECONNREFUSED, a DNS failure, …)
+            let cause = error.cause();
+            if let Some(cause) = cause.dyn_ref::<js_sys::Error>() {
+                text.push_str(&format!(" ({})", String::from(cause.message())));
+            }
+            text
+        }
         Err(value) => js_string(&value),
     }
 }

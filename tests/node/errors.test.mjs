@@ -284,3 +284,36 @@ test('recordTurn checks both messages before writing anything', { timeout: 10_00
   await assert.rejects(agent.recordTurn({ turnId: 'r1', userMessage: 7, assistantMessage: 'fine' }), (err) => err.code === 'INVALID_INPUT');
   assert.equal(server.counts()['/store'] ?? 0, 0);
 });
+
+test('error messages say what happened and what to do', { timeout: 20_000 }, async () => {
+  // an API response returned as it is: the message names what came back
+  await assert.rejects(httpAgent(randomId('msg')).turn('hi', () => ({ choices: [{ message: { content: 'x' } }] })), (err) => {
+    assert.equal(err.code, 'INVALID_INPUT');
+    assert.match(err.message, /AsyncIterable/);
+    assert.match(err.message, /keys \[choices\]/);
+    return true;
+  });
+  // a refused connection says why (Node's fetch keeps it in the cause)
+  const gone = await startTestServer();
+  const { url } = gone;
+  await gone.close();
+  await assert.rejects(httpAgent(randomId('msg'), { baseUrl: url, ...STRICT }).turn('hi', () => 'x'), (err) => {
+    assert.equal(err.code, 'NEOTOMA_NETWORK');
+    assert.match(err.message, /ECONNREFUSED/);
+    return true;
+  });
+  // a reused turn id: the hint is about turn ids and revision, not keys
+  const cid = randomId('msg');
+  await httpAgent(cid).turn('first', () => 'one', { turnId: 't1' });
+  await assert.rejects(httpAgent(cid, STRICT).turn('edited', () => 'two', { turnId: 't1' }), (err) => {
+    assert.equal(err.code, 'IDEMPOTENCY_MISMATCH');
+    assert.match(err.message, /new turnId/);
+    assert.match(err.message, /revision/);
+    return true;
+  });
+  // typos and misplaced options are named
+  assert.throws(() => new NeotomaAgent({ conversationId: 'c', transport: { baseURL: server.url } }), (err) => err.code === 'INVALID_INPUT' && /baseURL/.test(err.message));
+  assert.throws(() => new NeotomaAgent({ conversationId: 'c', transport: { baseUrl: undefined } }), (err) => err.code === 'INVALID_INPUT' && /baseUrl is required/.test(err.message));
+  assert.throws(() => new NeotomaAgent({ conversationId: 'c', nextTurnId: () => 'a' }), (err) => err.code === 'INVALID_INPUT' && /nextTurnId/.test(err.message));
+  await assert.rejects(httpAgent(randomId('msg')).turn('hi', () => 'x', 'turn-9'), (err) => err.code === 'INVALID_INPUT' && /turnId: /.test(err.message));
+});
