@@ -147,6 +147,9 @@ for (const f of [...proxyFiles, ...idbFiles]) copyFileSync(join('js', f), join(o
   const marker = `\n// The same-origin proxy (neotoma-agent-wasm/proxy), re-exported by every entry.\n`;
   const dts = join(outDir, `${outName}.d.ts`);
   const generated = readFileSync(dts, 'utf8').split(marker)[0];
+  // `./glue` is the raw wasm-bindgen module: its types are the generated ones alone (it does
+  // not re-export the proxy or the IndexedDB storage).
+  writeFileSync(join(outDir, 'glue.d.ts'), generated);
   writeFileSync(
     dts,
     generated +
@@ -199,7 +202,7 @@ const pkgJson = {
     '.': dot,
     // The raw wasm-bindgen glue (call its default `init` yourself) and the .wasm file, for
     // custom loaders and bundlers.
-    './glue': { types: pkgCfg.types, default: glue },
+    './glue': { types: './glue.d.ts', default: glue },
     // The proxy alone: no wasm is loaded (a Worker that only proxies stays small).
     './proxy': { types: './proxy.d.ts', default: './proxy.mjs' },
     [`./${outName}_bg.wasm`]: wasmRel,
