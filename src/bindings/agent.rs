@@ -23,7 +23,8 @@ use crate::protocol::turn::{Agent, AgentConfig, AssistantRefersTo, CloseTurnInpu
 use crate::store::EmbeddedStore;
 use crate::transport::embedded::EmbeddedTransport;
 use crate::transport::http::{HttpTransport, DEFAULT_TIMEOUT_MS};
-use crate::transport::js_object::{to_js as json_to_js, JsObjectTransport};
+use crate::transport::js_json::to_js as json_to_js;
+use crate::transport::js_object::JsObjectTransport;
 use crate::transport::Transport;
 
 /// The transport an agent was given.

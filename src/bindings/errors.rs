@@ -7,7 +7,7 @@ use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 
 use crate::protocol::error::Error;
-use crate::transport::js_object::to_js as json_to_js;
+use crate::transport::js_json::to_js as json_to_js;
 
 pub fn to_js(error: Error) -> JsValue {
     if let Some(original) = error

@@ -7,6 +7,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::protocol::error::Error;
 use crate::protocol::validate::check_turn_number;
+use crate::transport::js_json;
 
 /// `obj[key]`, with `undefined` and `null` read as absent.
 pub fn field(obj: &JsValue, key: &str) -> Option<JsValue> {
@@ -146,67 +147,8 @@ pub fn json_object_field(obj: &JsValue, key: &str) -> Result<Option<Map<String, 
     }
 }
 
-/// A value the caller gives as JSON, taken exactly or refused: what JSON cannot hold (NaN,
-/// ±Infinity, `undefined` in an array, Dates, Maps, Sets, typed arrays, functions, symbols,
-/// BigInts, class instances) and strings with lone UTF-16 surrogates are `INVALID_INPUT`
-/// instead of being converted into something else. `undefined` object fields are left out,
-/// as `JSON.stringify` does.
+/// A value the caller gives as JSON, taken exactly or refused (`INVALID_INPUT`): see
+/// [`js_json::json_value`].
 pub fn json_value(v: &JsValue, path: &str) -> Result<Value, Error> {
-    let refuse = |what: &str| Err(Error::invalid_input(format!("{path} {what}")));
-    if v.is_null() {
-        return Ok(Value::Null);
-    }
-    if let Some(b) = v.as_bool() {
-        return Ok(Value::Bool(b));
-    }
-    if let Some(n) = v.as_f64() {
-        if !n.is_finite() {
-            return refuse("is NaN or Infinity, which JSON cannot hold");
-        }
-        return Ok(if js_sys::Number::is_safe_integer(v) {
-            Value::from(n as i64)
-        } else {
-            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
-        });
-    }
-    if let Some(s) = v.dyn_ref::<JsString>() {
-        if !s.is_valid_utf16() {
-            return refuse("contains a lone UTF-16 surrogate; it would be stored changed");
-        }
-        return Ok(Value::String(String::from(s)));
-    }
-    if js_sys::Array::is_array(v) {
-        let array: &js_sys::Array = v.unchecked_ref();
-        return array
-            .iter()
-            .enumerate()
-            .map(|(i, item)| json_value(&item, &format!("{path}[{i}]")))
-            .collect();
-    }
-    if v.is_object() && is_plain_object(v) {
-        let mut map = Map::new();
-        for entry in js_sys::Object::entries(v.unchecked_ref()).iter() {
-            let pair: js_sys::Array = entry.unchecked_into();
-            let value = pair.get(1);
-            if value.is_undefined() {
-                continue;
-            }
-            let key = pair.get(0);
-            let key = string_arg(&format!("a key in {path}"), &key)?;
-            let value = json_value(&value, &format!("{path}.{key}"))?;
-            map.insert(key, value);
-        }
-        return Ok(Value::Object(map));
-    }
-    refuse("is not a JSON value (a string, number, boolean, null, array or plain object)")
-}
-
-/// `{…}` or `Object.create(null)`: not a Date, Map, class instance, …
-fn is_plain_object(v: &JsValue) -> bool {
-    let proto = js_sys::Object::get_prototype_of(v);
-    proto.is_null()
-        || js_sys::Object::is(
-            &proto,
-            &js_sys::Object::get_prototype_of(&js_sys::Object::new()),
-        )
+    js_json::json_value(v, path).map_err(Error::invalid_input)
 }

@@ -13,7 +13,7 @@ use super::js_values::{entity_ids, field, string_arg};
 use super::reply_sink::ReplySink;
 use crate::protocol::error::Error;
 use crate::protocol::turn::{Extractor, Llm, Reply, TurnContext};
-use crate::transport::js_object::to_js;
+use crate::transport::js_json::to_js;
 
 /// `(userMessage, ctx) => string | { text, refersTo? } | AsyncIterable<string> |
 /// ReadableStream<string | Uint8Array>`, or a promise of one of them.

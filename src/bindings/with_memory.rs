@@ -12,7 +12,7 @@ use super::llm::JsLlm;
 use crate::platform::spawn_promise;
 use crate::protocol::error::Error;
 use crate::protocol::json::json;
-use crate::transport::js_object::to_js as json_to_js;
+use crate::transport::js_json::to_js as json_to_js;
 
 #[wasm_bindgen(js_name = withMemory, unchecked_return_type = "WrappedAgent")]
 pub fn with_memory(

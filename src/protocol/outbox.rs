@@ -147,7 +147,8 @@ impl<S: OutboxStorage> Outbox<S> {
 
     /// Appends `write`. If a write with its key is already queued, that one stays (its body is
     /// what the key stands for) and gains `write`'s REFERS_TO targets, re-created when it is sent.
-    pub async fn push(&self, write: PendingWrite) -> Result<(), Error> {
+    /// Returns how many writes are queued now.
+    pub async fn push(&self, write: PendingWrite) -> Result<usize, Error> {
         let mut writes = self.writes().await?;
         match writes
             .iter_mut()
@@ -165,18 +166,22 @@ impl<S: OutboxStorage> Outbox<S> {
         self.save(writes).await
     }
 
-    /// Drops the write with `idempotency_key` (sent, or refused for good).
-    pub async fn remove(&self, idempotency_key: &str) -> Result<(), Error> {
+    /// Drops the write with `idempotency_key` (sent, or refused for good). Returns how many
+    /// writes are still queued.
+    pub async fn remove(&self, idempotency_key: &str) -> Result<usize, Error> {
         let mut writes = self.writes().await?;
         writes.retain(|w| w.idempotency_key != idempotency_key);
         self.save(writes).await
     }
 
-    async fn save(&self, writes: Vec<PendingWrite>) -> Result<(), Error> {
+    /// Stores the queue; returns its length.
+    async fn save(&self, writes: Vec<PendingWrite>) -> Result<usize, Error> {
         if writes.is_empty() {
-            return self.storage.delete(&self.key).await;
+            self.storage.delete(&self.key).await?;
+        } else {
+            self.storage.put(&self.key, &encode(&writes)).await?;
         }
-        self.storage.put(&self.key, &encode(&writes)).await
+        Ok(writes.len())
     }
 }
 

@@ -205,8 +205,6 @@ pub struct PerMessage {
     pub assistant: bool,
 }
 
-pub type Replayed = PerMessage;
-
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnResult {
@@ -757,15 +755,17 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             write.role.clone(),
             write.idempotency_key.clone(),
         );
-        if let Err(storage) = self.outbox.push(write).await {
-            let mut e = reason.clone();
-            e.message = format!(
-                "{}; keeping it in the outbox failed too: {}",
-                reason.message, storage.message
-            );
-            return Err(e);
-        }
-        let pending = self.outbox.writes().await.map(|w| w.len()).unwrap_or(1);
+        let pending = match self.outbox.push(write).await {
+            Ok(pending) => pending,
+            Err(storage) => {
+                let mut e = reason.clone();
+                e.message = format!(
+                    "{}; keeping it in the outbox failed too: {}",
+                    reason.message, storage.message
+                );
+                return Err(e);
+            }
+        };
         let (code, message) = error_fields(reason);
         self.emit(AgentEvent::WritePending {
             turn_id,
@@ -804,7 +804,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     async fn flush_loop(&self, retry: &RetryPolicy, result: &mut FlushResult) -> Result<(), Error> {
         loop {
+            // read afresh each time: a turn running meanwhile may have queued more
             let writes = self.outbox.writes().await?;
+            let queued = writes.len();
             let Some(write) = writes.into_iter().next() else {
                 result.pending = 0;
                 return Ok(());
@@ -817,12 +819,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                     let (outcome, edges_done) = self.settle(&write, &answer).await?;
                     if !edges_done {
                         // stored, but its edges could not be re-created: keep it and stop here
-                        result.pending = self.outbox.writes().await?.len();
+                        result.pending = queued;
                         return Ok(());
                     }
-                    self.outbox.remove(&write.idempotency_key).await?;
+                    let pending = self.outbox.remove(&write.idempotency_key).await?;
                     result.flushed += 1;
-                    let pending = self.outbox.writes().await?.len();
                     self.emit(AgentEvent::WriteFlushed {
                         turn_id: write.turn_id,
                         role: write.role,
@@ -832,7 +833,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                     });
                 }
                 Err(e) if is_deferrable(&e) => {
-                    result.pending = self.outbox.writes().await?.len();
+                    result.pending = queued;
                     return Ok(());
                 }
                 Err(e) => {

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, Request, Response};
 
-use super::js_json::{js_string, json_text};
+use super::js_json::{error_text, json_text};
 use super::Transport;
 use crate::platform::Timeout;
 use crate::protocol::error::{Error, ErrorCode};
@@ -90,10 +90,10 @@ impl HttpTransport {
             &json_text(body, false).unwrap_or_default(),
             controller.as_ref().map(|c| c.signal()),
         )
-        .map_err(|e| fail("could not build the request", error_text(e)))?;
+        .map_err(|e| fail("could not build the request", error_text(&e)))?;
         let response = JsFuture::from(fetch_with_request(&request))
             .await
-            .map_err(|e| fail("request failed", error_text(e)))?
+            .map_err(|e| fail("request failed", error_text(&e)))?
             .dyn_into::<Response>()
             .map_err(|_| {
                 fail(
@@ -106,7 +106,7 @@ impl HttpTransport {
             Ok(promise) => JsFuture::from(promise).await,
             Err(e) => Err(e),
         }
-        .map_err(|e| fail("reading the answer failed", error_text(e)))?
+        .map_err(|e| fail("reading the answer failed", error_text(&e)))?
         .as_string()
         .unwrap_or_default();
         abort_on_drop.0 = None;
@@ -175,23 +175,6 @@ fn new_request(
         set(&init, "signal", &signal);
     }
     Request::new_with_str_and_init(url, init.unchecked_ref())
-}
-
-/// How a rejection reads in a message: `error.toString()` for an Error ("TypeError: …"),
-/// `String(value)` for anything else.
-fn error_text(value: JsValue) -> String {
-    match value.dyn_into::<js_sys::Error>() {
-        Ok(error) => {
-            let mut text: String = error.to_string().into();
-            // Node's "fetch failed" says why only in its cause (ECONNREFUSED, a DNS failure, …)
-            let cause = error.cause();
-            if let Some(cause) = cause.dyn_ref::<js_sys::Error>() {
-                text.push_str(&format!(" ({})", String::from(cause.message())));
-            }
-            text
-        }
-        Err(value) => js_string(&value),
-    }
 }
 
 impl Transport for HttpTransport {

@@ -2,15 +2,11 @@
 //!
 //! - [`to_js`]: any `Serialize` value as plain JS objects and arrays (serde_json text, then
 //!   `JSON.parse`: struct fields keep their order).
-//! - [`from_js`]: a JS value as a `serde_json::Value`.
-//!
-//! Both keep the exact results of the `serde-wasm-bindgen` calls they replace (its
-//! `json_compatible()` serializer and `from_value::<Value>`), error texts included, so nothing
-//! changes for callers; they only cost far less code.
+//! - [`json_value`]: a JS value as a `serde_json::Value`, exactly or not at all.
 
 use std::io;
 
-use js_sys::{Array, ArrayBuffer, Map, Number, Object, Symbol, Uint8Array};
+use js_sys::{Array, JsString, Number, Object};
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter, Serializer};
 use serde_json::Value;
@@ -20,7 +16,7 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     /// JS `String(value)`: how an error value reads in a message.
     #[wasm_bindgen(js_name = String)]
-    pub(crate) fn js_string(value: &JsValue) -> String;
+    fn js_string(value: &JsValue) -> String;
 }
 
 /// A value as a plain JS value (objects, not Maps; `null` for `None`). A value holding an
@@ -69,145 +65,80 @@ impl Formatter for Json {
     }
 }
 
-/// A JS value as JSON: `null`/`undefined` → null, booleans, numbers (safe integers as
-/// integers; NaN and ±Infinity → null), BigInts within i64/u64, strings, arrays, plain objects
-/// (own enumerable string keys) and Maps with string keys. Anything else is an error whose
-/// text reads as `serde-wasm-bindgen`'s did (`"Error: invalid type: …"`).
-pub fn from_js(value: &JsValue) -> Result<Value, String> {
-    if value.loose_eq(&JsValue::NULL) {
+/// A JS value taken as JSON exactly, or refused with a description naming `path`: what JSON
+/// cannot hold (NaN, ±Infinity, `undefined` in an array, Dates, Maps, Sets, typed arrays,
+/// functions, symbols, BigInts, class instances) and strings with lone UTF-16 surrogates are
+/// refused instead of being converted into something else. `undefined` object fields are left
+/// out, as `JSON.stringify` does.
+pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
+    let refuse = |what: &str| Err(format!("{path} {what}"));
+    if v.is_null() {
         return Ok(Value::Null);
     }
-    if let Some(b) = value.as_bool() {
+    if let Some(b) = v.as_bool() {
         return Ok(Value::Bool(b));
     }
-    if value.is_bigint() {
-        return match i64::try_from(value.clone()) {
-            Ok(n) => Ok(Value::from(n)),
-            Err(v) => u64::try_from(v).map(Value::from).map_err(|_| {
-                "Error: Couldn't deserialize i64 or u64 from a BigInt outside i64::MIN..u64::MAX \
-                 bounds"
-                    .to_owned()
-            }),
-        };
-    }
-    if let Some(n) = value.as_f64() {
-        return Ok(if Number::is_safe_integer(value) {
+    if let Some(n) = v.as_f64() {
+        if !n.is_finite() {
+            return refuse("is NaN or Infinity, which JSON cannot hold");
+        }
+        return Ok(if Number::is_safe_integer(v) {
             Value::from(n as i64)
         } else {
             serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
         });
     }
-    if let Some(s) = value.as_string() {
-        return Ok(Value::String(s));
-    }
-    if let Some(array) = value.dyn_ref::<Array>() {
-        return array.iter().map(|v| from_js(&v)).collect();
-    }
-    if is_bytes(value) {
-        return Err(invalid_type("byte array", EXPECTED_VALUE));
-    }
-    if value.is_object() && (!Symbol::iterator().js_in(value) || value.has_type::<Map>()) {
-        return object(value);
-    }
-    Err(invalid_type(&unexpected(value), EXPECTED_VALUE))
-}
-
-const EXPECTED_VALUE: &str = "any valid JSON value";
-
-/// An iterable of `[key, value]` pairs (a Map), or else a plain object's entries.
-fn object(value: &JsValue) -> Result<Value, String> {
-    let mut map = serde_json::Map::new();
-    let mut first = true;
-    let mut entry = |pair: JsValue, map: &mut serde_json::Map<String, Value>| {
-        let pair: Array = pair.unchecked_into();
-        let key = pair.get(0);
-        let Some(key) = key.as_string() else {
-            // The first key was read as a map key, later ones as plain strings.
-            let expected = if first { "a string key" } else { "a string" };
-            return Err(invalid_type(&unexpected(&key), expected));
-        };
-        first = false;
-        map.insert(key, from_js(&pair.get(1))?);
-        Ok(())
-    };
-    match js_sys::try_iter(value).map_err(|e| js_string(&e))? {
-        Some(pairs) => {
-            for pair in pairs {
-                entry(pair.map_err(|e| js_string(&e))?, &mut map)?;
-            }
+    if let Some(s) = v.dyn_ref::<JsString>() {
+        if !s.is_valid_utf16() {
+            return refuse("contains a lone UTF-16 surrogate; it would be stored changed");
         }
-        None => {
-            for pair in Object::entries(value.unchecked_ref()).iter() {
-                entry(pair, &mut map)?;
+        return Ok(Value::String(String::from(s)));
+    }
+    if Array::is_array(v) {
+        let array: &Array = v.unchecked_ref();
+        return array
+            .iter()
+            .enumerate()
+            .map(|(i, item)| json_value(&item, &format!("{path}[{i}]")))
+            .collect();
+    }
+    if v.is_object() && is_plain_object(v) {
+        let mut map = serde_json::Map::new();
+        for entry in Object::entries(v.unchecked_ref()).iter() {
+            let pair: Array = entry.unchecked_into();
+            let value = pair.get(1);
+            if value.is_undefined() {
+                continue;
             }
+            let key = json_value(&pair.get(0), &format!("a key in {path}"))?;
+            let Value::String(key) = key else {
+                return refuse("has a key that is not a string");
+            };
+            let value = json_value(&value, &format!("{path}.{key}"))?;
+            map.insert(key, value);
         }
+        return Ok(Value::Object(map));
     }
-    Ok(Value::Object(map))
+    refuse("is not a JSON value (a string, number, boolean, null, array or plain object)")
 }
 
-fn is_bytes(value: &JsValue) -> bool {
-    value.has_type::<Uint8Array>() || value.has_type::<ArrayBuffer>()
+/// `{…}` or `Object.create(null)`: not a Date, Map, class instance, …
+fn is_plain_object(v: &JsValue) -> bool {
+    let proto = Object::get_prototype_of(v);
+    proto.is_null() || Object::is(&proto, &Object::get_prototype_of(&Object::new()))
 }
 
-fn invalid_type(unexpected: &str, expected: &str) -> String {
-    format!("Error: invalid type: {unexpected}, expected {expected}")
-}
-
-/// How serde names a value it did not expect (never a string: strings are always accepted).
-fn unexpected(value: &JsValue) -> String {
-    if value.loose_eq(&JsValue::NULL) {
-        "unit value".to_owned()
-    } else if let Some(b) = value.as_bool() {
-        format!("boolean `{b}`")
-    } else if let Some(n) = value.as_f64() {
-        format!("floating point `{}`", float_with_decimal_point(value, n))
-    } else if is_bytes(value) {
-        "byte array".to_owned()
-    } else {
-        format!("{value:?}")
-    }
-}
-
-/// Rust's `Display` of an f64 (no exponent, `-0` for negative zero, `inf`/`NaN`) with `.0`
-/// added to whole numbers, written from JS's shortest round-trip digits.
-fn float_with_decimal_point(value: &JsValue, n: f64) -> String {
-    if n.is_nan() {
-        return "NaN".to_owned();
-    }
-    if n.is_infinite() {
-        return if n > 0.0 { "inf" } else { "-inf" }.to_owned();
-    }
-    let text = js_string(value);
-    let (sign, body) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None if n == 0.0 && n.is_sign_negative() => ("-", text.as_str()),
-        None => ("", text.as_str()),
-    };
-    let mut out = String::from(sign);
-    match body.split_once('e') {
-        None => out.push_str(body),
-        Some((mantissa, exponent)) => {
-            let exponent: i32 = exponent.trim_start_matches('+').parse().unwrap_or(0);
-            let int_len = mantissa.find('.').unwrap_or(mantissa.len()) as i32;
-            let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-            let point = int_len + exponent;
-            let len = digits.len() as i32;
-            if point <= 0 {
-                out.push_str("0.");
-                out.extend(std::iter::repeat_n('0', (-point) as usize));
-                out.push_str(&digits);
-            } else if point >= len {
-                out.push_str(&digits);
-                out.extend(std::iter::repeat_n('0', (point - len) as usize));
-            } else {
-                out.push_str(&digits[..point as usize]);
-                out.push('.');
-                out.push_str(&digits[point as usize..]);
+/// How a thrown value reads in a message: an `Error`'s `Name: message`, with its cause when it
+/// has one (Node's "fetch failed" says why only there: ECONNREFUSED, a DNS failure, …).
+pub fn error_text(value: &JsValue) -> String {
+    match value.dyn_ref::<js_sys::Error>() {
+        Some(error) => {
+            let mut text: String = error.to_string().into();
+            if let Some(cause) = error.cause().dyn_ref::<js_sys::Error>() {
+                text.push_str(&format!(" ({})", String::from(cause.message())));
             }
+            text
         }
+        None => js_string(value),
     }
-    if !out.contains('.') {
-        out.push_str(".0");
-    }
-    out
 }

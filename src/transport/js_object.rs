@@ -9,8 +9,7 @@ use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use super::js_json::from_js;
-pub use super::js_json::to_js;
+use super::js_json::{json_value, to_js};
 use super::Transport;
 use crate::protocol::error::{Error, ErrorCode};
 
@@ -45,12 +44,8 @@ impl JsObjectTransport {
         let answer = JsFuture::from(Promise::resolve(&returned))
             .await
             .map_err(|e| thrown(e, method))?;
-        from_js(&answer).map_err(|e| {
-            Error::new(
-                ErrorCode::InvalidResponse,
-                format!("transport.{method}() resolved to a value that is not JSON-like: {e}"),
-            )
-        })
+        json_value(&answer, &format!("what transport.{method}() resolved to"))
+            .map_err(|e| Error::new(ErrorCode::InvalidResponse, e))
     }
 }
 
