@@ -267,10 +267,7 @@ async function callNeotoma(config, endpoint, text) {
 /** Neotoma's status and body, with its content type. Error bodies are read and scrubbed of the
  *  token (a misconfigured gateway may echo request headers); success bodies stream through. */
 async function relay(answer, token, headers) {
-  for (const name of FORWARDED_RESPONSE_HEADERS) {
-    const value = answer.headers.get(name);
-    if (value !== null) headers.set(name, redact(value, token));
-  }
+  forwardHeaders(answer, token, headers);
   if (answer.ok) return new Response(answer.body, { status: answer.status, headers });
   const text = redact(await answer.text(), token);
   return new Response(text, { status: answer.status, headers });
@@ -281,20 +278,17 @@ async function relay(answer, token, headers) {
  *  Other entities (people, companies, …) are shared knowledge and pass. */
 async function relayLookupInNamespace(answer, config, headers) {
   const text = await answer.text();
+  forwardHeaders(answer, config.token, headers);
   let body;
   try {
     body = JSON.parse(text);
   } catch {
-    return relay(new Response(text, { status: answer.status, headers: answer.headers }), config.token, headers);
+    return new Response(text, { status: answer.status, headers }); // not a lookup answer: as it came
   }
   if (isPlainObject(body) && Array.isArray(body.entities)) {
     const before = body.entities.length;
     body.entities = body.entities.filter((e) => inNamespace(e, config.conversationPrefix));
     if (typeof body.total === 'number') body.total -= before - body.entities.length;
-  }
-  for (const name of FORWARDED_RESPONSE_HEADERS) {
-    const value = answer.headers.get(name);
-    if (value !== null) headers.set(name, redact(value, config.token));
   }
   headers.set('content-type', JSON_TYPE);
   return new Response(JSON.stringify(body), { status: answer.status, headers });
@@ -310,6 +304,14 @@ function inNamespace(entity, prefix) {
   const snapshot = isPlainObject(entity.snapshot?.snapshot) ? entity.snapshot.snapshot : isPlainObject(entity.snapshot) ? entity.snapshot : {};
   const id = type === 'conversation' ? snapshot.conversation_id : snapshot.turn_key;
   return typeof id === 'string' && id.startsWith(prefix);
+}
+
+/** The few upstream headers a client may see (content type, retry-after), scrubbed of the token. */
+function forwardHeaders(answer, token, headers) {
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) headers.set(name, redact(value, token));
+  }
 }
 
 function redact(text, token) {
