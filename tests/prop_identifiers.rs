@@ -13,30 +13,17 @@ use std::sync::{PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestCaseError};
+use proptest::test_runner::{Config, TestCaseError};
 
 use neotoma_agent_wasm::protocol::identifiers::{
     extract_identifiers, MAX_IDENTIFIERS, MAX_IDENTIFIER_CHARS, MAX_QUOTE_CHARS,
 };
 
-/// `cases` per property unless PROPTEST_CASES says otherwise; a fixed seed unless
-/// PROPTEST_RNG_SEED says otherwise; no regression files.
+mod common;
+
+/// `cases` per property (see `common::proptest_config`), with this file's own seed.
 fn config(cases: u32) -> Config {
-    let env = Config::default();
-    Config {
-        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
-            env.cases
-        } else {
-            cases
-        },
-        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
-            env.rng_seed
-        } else {
-            RngSeed::Fixed(0x6e65_6f74_6f6d_6101)
-        },
-        failure_persistence: None,
-        ..env
-    }
+    common::proptest_config(cases, 0x6e65_6f74_6f6d_6101)
 }
 
 /// Pieces the scanner treats specially: quotes of every kind, URL prefixes, e-mail and handle

@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestCaseError};
+use proptest::test_runner::{Config, TestCaseError};
 use serde_json::{Map, Value};
 
 use neotoma_agent_wasm::protocol::keys::{idempotency_key, turn_key, Role};
@@ -20,24 +20,11 @@ use neotoma_agent_wasm::protocol::payload::{
 };
 use neotoma_agent_wasm::protocol::validate::{check_id, MAX_ID_BYTES};
 
-/// `cases` per property unless PROPTEST_CASES says otherwise; a fixed seed unless
-/// PROPTEST_RNG_SEED says otherwise; no regression files.
+mod common;
+
+/// `cases` per property (see `common::proptest_config`), with this file's own seed.
 fn config(cases: u32) -> Config {
-    let env = Config::default();
-    Config {
-        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
-            env.cases
-        } else {
-            cases
-        },
-        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
-            env.rng_seed
-        } else {
-            RngSeed::Fixed(0x6e65_6f74_6f6d_6102)
-        },
-        failure_persistence: None,
-        ..env
-    }
+    common::proptest_config(cases, 0x6e65_6f74_6f6d_6102)
 }
 
 /// Text that JSON and UTF-8 handling can get wrong: escapes, NUL and other control characters,

@@ -10,7 +10,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestCaseError};
+use proptest::test_runner::{Config, TestCaseError};
 use serde_json::{json, Map, Number, Value};
 
 use neotoma_agent_wasm::protocol::error::ErrorCode;
@@ -20,24 +20,11 @@ use neotoma_agent_wasm::protocol::response::{parse_retrieve_response, parse_stor
 use neotoma_agent_wasm::protocol::validate::check_id;
 use neotoma_agent_wasm::store::EmbeddedStore;
 
-/// `cases` per property unless PROPTEST_CASES says otherwise; a fixed seed unless
-/// PROPTEST_RNG_SEED says otherwise; no regression files.
+mod common;
+
+/// `cases` per property (see `common::proptest_config`), with this file's own seed.
 fn config(cases: u32) -> Config {
-    let env = Config::default();
-    Config {
-        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
-            env.cases
-        } else {
-            cases
-        },
-        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
-            env.rng_seed
-        } else {
-            RngSeed::Fixed(0x6e65_6f74_6f6d_6103)
-        },
-        failure_persistence: None,
-        ..env
-    }
+    common::proptest_config(cases, 0x6e65_6f74_6f6d_6103)
 }
 
 // ----- arbitrary JSON ------------------------------------------------------------------------

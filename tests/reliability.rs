@@ -13,14 +13,14 @@ use neotoma_agent_wasm::protocol::events::AgentEvent;
 use neotoma_agent_wasm::protocol::outbox::MemoryStorage;
 use neotoma_agent_wasm::protocol::retry::RetryPolicy;
 use neotoma_agent_wasm::protocol::turn::{
-    Agent, AgentConfig, CloseTurnInput, Llm, PerMessage, Reply, TurnContext,
+    Agent, AgentConfig, CloseTurnInput, Llm, PerMessage, Reply, TurnContext, TurnResult,
 };
 use neotoma_agent_wasm::store::EmbeddedStore;
 use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
 use neotoma_agent_wasm::transport::Transport;
 
 mod common;
-use common::{block_on, TestRuntime};
+use common::{block_on, outbound, seed, yield_once, TestRuntime};
 
 /// What the next `/store` does.
 #[derive(Clone, Debug)]
@@ -82,21 +82,6 @@ impl Transport for Faulty {
     }
 }
 
-/// Pending once, then ready.
-async fn yield_once() {
-    let mut yielded = false;
-    std::future::poll_fn(|cx| {
-        if yielded {
-            std::task::Poll::Ready(())
-        } else {
-            yielded = true;
-            cx.waker().wake_by_ref();
-            std::task::Poll::Pending
-        }
-    })
-    .await
-}
-
 struct Llmish;
 
 impl Llm for Llmish {
@@ -119,6 +104,11 @@ impl Llm for SilentLlm {
 
 type TestAgent = Agent<Faulty, TestRuntime, MemoryStorage>;
 
+/// One whole turn with the `Llmish` model under `turn_id`.
+fn turn(agent: &TestAgent, message: &str, turn_id: &str) -> Result<TurnResult, Error> {
+    block_on(agent.turn(message.into(), &Llmish, Some(turn_id.into()), None, None))
+}
+
 struct Setup {
     store: Rc<RefCell<EmbeddedStore>>,
     storage: MemoryStorage,
@@ -129,17 +119,7 @@ struct Setup {
 impl Setup {
     fn new() -> Self {
         let store = Rc::new(RefCell::new(EmbeddedStore::new()));
-        let seeded = store
-            .borrow_mut()
-            .store(
-                &json!({"entities":[{"entity_type":"company","name":"Acme Corp"}],"idempotency_key":"seed"}),
-                0.0,
-            )
-            .unwrap();
-        let acme = seeded["entities"][0]["entity_id"]
-            .as_str()
-            .unwrap()
-            .to_owned();
+        let acme = seed(&store, "company", "Acme Corp");
         Setup {
             store,
             storage: MemoryStorage::default(),
@@ -194,19 +174,7 @@ impl Setup {
     }
 
     fn refers_to(&self, id: &str) -> Vec<String> {
-        let related = self
-            .store
-            .borrow()
-            .retrieve_related_entities(
-                &json!({"entity_id": id, "direction": "outbound", "relationship_types": ["REFERS_TO"]}),
-            )
-            .unwrap();
-        related["relationships"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["target_entity_id"].as_str().unwrap().to_owned())
-            .collect()
+        outbound(&self.store, id, "REFERS_TO")
     }
 
     fn event_types(&self) -> Vec<&'static str> {
@@ -230,14 +198,7 @@ fn transient_failures_are_retried_with_the_same_body_and_key() {
         vec![Fault::Network, Fault::Http(503, None), Fault::LostAnswer],
         |_| {},
     );
-    let r = block_on(agent.turn(
-        "Tell me about Acme Corp".into(),
-        &Llmish,
-        Some("t1".into()),
-        None,
-        None,
-    ))
-    .unwrap();
+    let r = turn(&agent, "Tell me about Acme Corp", "t1").unwrap();
     assert_eq!(
         r.pending,
         PerMessage {
@@ -289,7 +250,7 @@ fn transient_failures_are_retried_with_the_same_body_and_key() {
 fn retry_after_is_honoured_and_other_4xx_are_not_retried() {
     let s = Setup::new();
     let agent = s.agent(vec![Fault::Http(429, Some(3_000))], |_| {});
-    block_on(agent.turn("hello".into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    turn(&agent, "hello", "t1").unwrap();
     match &s.events.borrow()[0] {
         AgentEvent::Retry {
             delay_ms,
@@ -308,8 +269,7 @@ fn retry_after_is_honoured_and_other_4xx_are_not_retried() {
 
     let s = Setup::new();
     let agent = s.agent(vec![Fault::Http(401, None)], |_| {});
-    let e =
-        block_on(agent.turn("hello".into(), &Llmish, Some("t1".into()), None, None)).unwrap_err();
+    let e = turn(&agent, "hello", "t1").unwrap_err();
     assert_eq!((e.code, e.status), (ErrorCode::NeotomaHttp, Some(401)));
     assert_eq!(
         agent.transport().stores.borrow().len(),
@@ -328,14 +288,7 @@ fn a_store_that_keeps_failing_goes_to_the_outbox_and_the_turn_goes_on() {
     let s = Setup::new();
     let agent = s.agent(vec![], |c| c.retry.max_attempts = 2);
     agent.transport().down.set(true);
-    let r = block_on(agent.turn(
-        "Tell me about Acme Corp".into(),
-        &Llmish,
-        Some("t1".into()),
-        None,
-        None,
-    ))
-    .unwrap();
+    let r = turn(&agent, "Tell me about Acme Corp", "t1").unwrap();
     assert_eq!(
         r.pending,
         PerMessage {
@@ -390,9 +343,9 @@ fn the_next_turn_sends_waiting_writes_first_in_order() {
     let s = Setup::new();
     let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
     agent.transport().down.set(true);
-    block_on(agent.turn("first".into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    turn(&agent, "first", "t1").unwrap();
     agent.transport().down.set(false);
-    let r2 = block_on(agent.turn("second".into(), &Llmish, Some("t2".into()), None, None)).unwrap();
+    let r2 = turn(&agent, "second", "t2").unwrap();
     assert_eq!(
         r2.pending,
         PerMessage {
@@ -425,14 +378,7 @@ fn a_restarted_agent_finds_the_outbox_in_its_storage() {
     let s = Setup::new();
     let first = s.agent(vec![], |c| c.retry = RetryPolicy::none());
     first.transport().down.set(true);
-    block_on(first.turn(
-        "before the restart".into(),
-        &Llmish,
-        Some("t1".into()),
-        None,
-        None,
-    ))
-    .unwrap();
+    turn(&first, "before the restart", "t1").unwrap();
     drop(first);
     let second = s.agent(vec![], |_| {});
     assert_eq!(block_on(second.pending_writes()).unwrap().len(), 2);
@@ -446,7 +392,7 @@ fn a_write_refused_on_its_merits_is_dropped_and_reported() {
     let s = Setup::new();
     let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
     agent.transport().down.set(true);
-    block_on(agent.turn("one".into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    turn(&agent, "one", "t1").unwrap();
     agent.transport().down.set(false);
     agent
         .transport()
@@ -490,7 +436,7 @@ fn an_llm_that_never_answers_times_out_and_no_assistant_message_is_stored() {
 fn a_regeneration_on_purpose_replaces_the_stored_reply() {
     let s = Setup::new();
     let agent = s.agent(vec![], |_| {});
-    let r = block_on(agent.turn("hello".into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    let r = turn(&agent, "hello", "t1").unwrap();
     let close = |text: &str, revision| CloseTurnInput {
         turn_id: "t1".into(),
         turn_number: Some(1),
@@ -523,14 +469,7 @@ fn a_regeneration_on_purpose_replaces_the_stored_reply() {
 fn a_store_answer_cut_short_is_retried_and_read_from_the_replay() {
     let s = Setup::new();
     let agent = s.agent(vec![Fault::Garbled], |_| {});
-    let r = block_on(agent.turn(
-        "Tell me about Acme Corp".into(),
-        &Llmish,
-        Some("t1".into()),
-        None,
-        None,
-    ))
-    .unwrap();
+    let r = turn(&agent, "Tell me about Acme Corp", "t1").unwrap();
     assert!(r.replayed.user);
     assert_eq!(
         r.pending,
@@ -552,21 +491,10 @@ fn a_replay_that_finds_more_while_its_write_waits_keeps_the_new_edges() {
     let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
     agent.transport().down.set(true);
     let message = "Is Dana Whitfield on the Acme Corp account?";
-    block_on(agent.turn(message.into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    turn(&agent, message, "t1").unwrap();
     // Dana appears; the turn is replayed (same id, same text) while the server is still down
-    let dana = s
-        .store
-        .borrow_mut()
-        .store(
-            &json!({"entities":[{"entity_type":"person","name":"Dana Whitfield"}],"idempotency_key":"seed-dana"}),
-            0.0,
-        )
-        .unwrap()["entities"][0]["entity_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let replay =
-        block_on(agent.turn(message.into(), &Llmish, Some("t1".into()), None, None)).unwrap();
+    let dana = seed(&s.store, "person", "Dana Whitfield");
+    let replay = turn(&agent, message, "t1").unwrap();
     assert!(replay.retrieved_entity_ids.contains(&dana));
     let queued = block_on(agent.pending_writes()).unwrap();
     assert_eq!(
@@ -600,14 +528,7 @@ fn a_failed_edge_repair_stays_in_the_outbox_until_it_succeeds() {
         c.retry.max_attempts = 2;
     });
     agent.transport().relationships_down.set(true);
-    let r = block_on(agent.turn(
-        "Tell me about Acme Corp".into(),
-        &Llmish,
-        Some("t1".into()),
-        None,
-        None,
-    ))
-    .unwrap();
+    let r = turn(&agent, "Tell me about Acme Corp", "t1").unwrap();
     assert!(r.replayed.user);
     assert!(r
         .store_warnings
@@ -645,14 +566,7 @@ fn concurrent_turns_after_an_outage_leave_nothing_waiting() {
     let s = Setup::new();
     let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
     agent.transport().down.set(true);
-    block_on(agent.turn(
-        "during the outage".into(),
-        &Llmish,
-        Some("t1".into()),
-        None,
-        None,
-    ))
-    .unwrap();
+    turn(&agent, "during the outage", "t1").unwrap();
     agent.transport().down.set(false);
     let (a, b) = block_on(futures_util::future::join(
         agent.turn("first after".into(), &Llmish, Some("t2".into()), None, None),

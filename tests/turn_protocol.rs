@@ -3,7 +3,6 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::task::Poll;
 
 use serde_json::{json, Value};
 
@@ -18,7 +17,7 @@ use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
 use neotoma_agent_wasm::transport::Transport;
 
 mod common;
-use common::{block_on, TestRuntime};
+use common::{block_on, outbound, seed, yield_once, TestRuntime};
 
 /// The embedded store, with a log of calls and lookups that can fail or never answer.
 struct Observed {
@@ -36,22 +35,6 @@ impl Observed {
             .filter(|(p, _)| p == path)
             .count()
     }
-}
-
-/// Pending once, then ready: a network round trip's suspension point, so concurrent turns
-/// really interleave.
-async fn yield_once() {
-    let mut yielded = false;
-    std::future::poll_fn(|cx| {
-        if yielded {
-            Poll::Ready(())
-        } else {
-            yielded = true;
-            cx.waker().wake_by_ref();
-            Poll::Pending
-        }
-    })
-    .await
 }
 
 impl Transport for Observed {
@@ -99,13 +82,7 @@ impl Fixture {
             ("project", "Project Falcon"),
             ("person", "Sarah Chen"),
         ] {
-            store
-                .borrow_mut()
-                .store(
-                    &json!({"entities":[{"entity_type": t, "name": name}], "idempotency_key": format!("seed-{name}")}),
-                    0.0,
-                )
-                .unwrap();
+            seed(&store, t, name);
         }
         Fixture { store }
     }
@@ -143,19 +120,7 @@ impl Fixture {
     }
 
     fn outbound(&self, id: &str, kind: &str) -> Vec<String> {
-        let related = self
-            .store
-            .borrow()
-            .retrieve_related_entities(
-                &json!({"entity_id": id, "direction": "outbound", "relationship_types": [kind]}),
-            )
-            .unwrap();
-        related["relationships"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["target_entity_id"].as_str().unwrap().to_owned())
-            .collect()
+        outbound(&self.store, id, kind)
     }
 
     fn id_of(&self, name: &str) -> String {
@@ -304,10 +269,7 @@ fn a_replay_restores_refers_to_edges_the_first_store_lacked() {
     }))
     .unwrap();
     assert!(first.retrieved.is_empty());
-    fx.store
-        .borrow_mut()
-        .store(&json!({"entities":[{"entity_type":"company","name":"Globex"}],"idempotency_key":"seed-globex"}), 0.0)
-        .unwrap();
+    seed(&fx.store, "company", "Globex");
     // the replay finds it; the server would drop the new edge, so it is created separately
     let replay = block_on(agent.open_turn(&OpenTurnInput {
         turn_id: Some("t1".into()),
@@ -468,13 +430,7 @@ fn turns_in_flight_together_get_distinct_numbers() {
 fn an_over_matching_identifier_does_not_crowd_out_the_others() {
     let fx = Fixture::new();
     for n in 1..=6 {
-        fx.store
-            .borrow_mut()
-            .store(
-                &json!({"entities":[{"entity_type":"company","name": format!("Globex {n}")}],"idempotency_key": format!("seed-globex-{n}")}),
-                0.0,
-            )
-            .unwrap();
+        seed(&fx.store, "company", &format!("Globex {n}"));
     }
     let mut config = AgentConfig::new("c1");
     config.retrieval_limit = 3;

@@ -8,7 +8,10 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
+use serde_json::json;
+
 use neotoma_agent_wasm::protocol::turn::Runtime;
+use neotoma_agent_wasm::store::EmbeddedStore;
 
 /// Everything here completes without real waiting, so polling in a loop is a full executor.
 pub fn block_on<F: Future>(f: F) -> F::Output {
@@ -44,5 +47,73 @@ impl Runtime for TestRuntime {
     }
     fn now_ms(&self) -> f64 {
         0.0
+    }
+}
+
+/// Pending once, then ready: a network round trip's suspension point, so concurrent turns
+/// really interleave.
+pub async fn yield_once() {
+    let mut yielded = false;
+    std::future::poll_fn(|cx| {
+        if yielded {
+            Poll::Ready(())
+        } else {
+            yielded = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    })
+    .await
+}
+
+/// Stores one entity `{entity_type, name}` and returns its id.
+pub fn seed(store: &RefCell<EmbeddedStore>, entity_type: &str, name: &str) -> String {
+    let answer = store
+        .borrow_mut()
+        .store(
+            &json!({"entities":[{"entity_type": entity_type, "name": name}], "idempotency_key": format!("seed-{name}")}),
+            0.0,
+        )
+        .unwrap();
+    answer["entities"][0]["entity_id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The targets of `id`'s outbound `kind` relationships.
+pub fn outbound(store: &RefCell<EmbeddedStore>, id: &str, kind: &str) -> Vec<String> {
+    let related = store
+        .borrow()
+        .retrieve_related_entities(
+            &json!({"entity_id": id, "direction": "outbound", "relationship_types": [kind]}),
+        )
+        .unwrap();
+    related["relationships"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["target_entity_id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// proptest settings: `cases` per property unless PROPTEST_CASES says otherwise; the fixed
+/// `seed` unless PROPTEST_RNG_SEED says otherwise (a failure replays); no regression files.
+pub fn proptest_config(cases: u32, seed: u64) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, RngSeed};
+    let env = Config::default();
+    Config {
+        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
+            env.cases
+        } else {
+            cases
+        },
+        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
+            env.rng_seed
+        } else {
+            RngSeed::Fixed(seed)
+        },
+        failure_persistence: None,
+        ..env
     }
 }

@@ -2,38 +2,21 @@
 // CORS preflights for the allowed origin, a full turn, and what a blocked origin / wrong token
 // look like to the caller.
 
-import { test, before, after, beforeEach } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startStaticServer, repoRoot, launchChromium } from '../server/static-server.mjs';
-import { startTestServer, seedStandard, refersTo, randomId, randomToken, nonZero } from '../server/harness.mjs';
+import { pageAndServer } from '../server/page-harness.mjs';
+import { startTestServer, refersTo, randomId, randomToken, nonZero } from '../server/harness.mjs';
 
 
-let web;
 let server;
 let ids;
-let browser;
 let page;
 
+const env = pageAndServer();
 before(async () => {
-  web = await startStaticServer();
-  server = await startTestServer({ allowOrigin: web.url });
-  ids = await seedStandard(server);
-  browser = await launchChromium();
-  page = await (await browser.newContext()).newPage();
-  await page.goto(web.url + '/');
-  await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await web?.close();
-});
-
-beforeEach(() => {
-  server?.resetCounts();
-  server?.clearFaults();
+  await env.ready;
+  ({ server, ids, page } = env);
 });
 
 /** Runs one turn in the page; resolves with the result or with the error's public fields. */

@@ -1,37 +1,20 @@
 // The outbox in a real browser (headless Chromium): by default unsent writes wait in IndexedDB,
 // survive a page reload, and are sent by `flush()` or when the browser comes back `online`.
 
-import { test, before, after, beforeEach } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startStaticServer, launchChromium } from '../server/static-server.mjs';
-import { startTestServer, seedStandard, turnIndex, entitySnapshot, refersTo, randomId } from '../server/harness.mjs';
+import { pageAndServer } from '../server/page-harness.mjs';
+import { startTestServer, turnIndex, entitySnapshot, refersTo, randomId } from '../server/harness.mjs';
 
-let web;
 let server;
 let ids;
-let browser;
 let page;
 
+const env = pageAndServer();
 before(async () => {
-  web = await startStaticServer();
-  server = await startTestServer({ allowOrigin: web.url });
-  ids = await seedStandard(server);
-  browser = await launchChromium();
-  page = await (await browser.newContext()).newPage();
-  await page.goto(web.url + '/');
-  await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await web?.close();
-});
-
-beforeEach(() => {
-  server?.resetCounts();
-  server?.clearFaults();
+  await env.ready;
+  ({ server, ids, page } = env);
 });
 
 /** Every value in the page's IndexedDB outbox database, as strings. */
