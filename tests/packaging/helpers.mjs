@@ -193,7 +193,9 @@ export async function relativeImports(file, seen = new Set()) {
   seen.add(file);
   if (!file.endsWith('.wasm')) {
     const source = await readFile(file, 'utf8');
-    for (const [, spec] of source.matchAll(/^\s*(?:import|export)\b[^'"]*?['"](\.\.?\/[^'"]+)['"]/gm)) {
+    // Statements only (the glue is minified onto one line and holds other './…' strings).
+    const statement = /(?:^|[;\n])\s*(?:import|export)\s*(?:[\w$*{},\s]+from\s*)?['"](\.\.?\/[^'"]+)['"]/g;
+    for (const [, spec] of source.matchAll(statement)) {
       const target = path.resolve(path.dirname(file), spec);
       if (!seen.has(target)) await relativeImports(target, seen);
     }
