@@ -31,6 +31,8 @@
 //! output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
+use crate::prelude::*;
+
 use super::fnv::HashSet;
 use super::lowercase::to_lowercase;
 
@@ -1140,7 +1142,7 @@ impl<'a> Scanner<'a> {
             let key = &mut buf[..s.len()];
             key.copy_from_slice(s.as_bytes());
             key.make_ascii_lowercase();
-            std::str::from_utf8(key).is_ok_and(|k| self.seen.contains(k))
+            core::str::from_utf8(key).is_ok_and(|k| self.seen.contains(k))
         } else {
             self.seen.contains(&to_lowercase(s))
         };
@@ -1244,7 +1246,7 @@ fn ascii_lower<'b>(w: &str, buf: &'b mut [u8; MAX_LOOKUP_BYTES]) -> Option<&'b s
     let dst = &mut buf[..w.len()];
     dst.copy_from_slice(w.as_bytes());
     dst.make_ascii_lowercase();
-    std::str::from_utf8(dst).ok()
+    core::str::from_utf8(dst).ok()
 }
 
 /// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
@@ -1331,9 +1333,9 @@ fn find_packed(bytes: &[u8], first_entry: &[u16], first_byte: &[u16], key: &[u8]
     while lo < hi {
         let mid = (lo + hi) / 2;
         match group[mid * len..][..len].cmp(key) {
-            std::cmp::Ordering::Less => lo = mid + 1,
-            std::cmp::Ordering::Greater => hi = mid,
-            std::cmp::Ordering::Equal => return Some(first + mid),
+            core::cmp::Ordering::Less => lo = mid + 1,
+            core::cmp::Ordering::Greater => hi = mid,
+            core::cmp::Ordering::Equal => return Some(first + mid),
         }
     }
     None

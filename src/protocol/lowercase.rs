@@ -5,6 +5,8 @@
 //! by the ignored test `print_lowercase_tables`; `lowercase_matches_std_for_every_char` fails on
 //! a toolchain whose Unicode tables differ, and says to regenerate).
 
+use crate::prelude::*;
+
 /// `text.to_lowercase()`, including the one special mapping (U+0130 → "i\u{307}") and the
 /// final-sigma rule (Σ → ς at the end of a word, else σ).
 pub fn to_lowercase(text: &str) -> String {
@@ -366,6 +368,7 @@ const SIGMA_CONTEXT: [u8; 1410] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::{print, println};
 
     /// The class of `c` as std's `to_lowercase` sees it around a Σ.
     fn std_sigma_class(c: char) -> u32 {

@@ -19,9 +19,11 @@
 //! ([`outbox`](super::outbox)) and the turn goes on: the result says the write is pending, and
 //! `flush` (or the next store) sends it, in order, before anything newer.
 
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
-use std::future::Future;
+use crate::prelude::*;
+
+use alloc::collections::VecDeque;
+use core::cell::{Cell, RefCell};
+use core::future::Future;
 
 use futures_util::future::{join_all, select, Either};
 use serde::Serialize;
@@ -418,7 +420,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         });
         // Best hit of every identifier first, then the second hits, …: an identifier that
         // over-matches cannot crowd out the others.
-        let mut hits: Vec<std::vec::IntoIter<RetrievedEntity>> = join_all(lookups)
+        let mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>> = join_all(lookups)
             .await
             .into_iter()
             .map(Vec::into_iter)

@@ -19,6 +19,8 @@
 //! Hits are ordered by canonical name (as in 10d), cut to `limit` (default 100); `total` is the
 //! number returned, as the real server reports it.
 
+use crate::prelude::*;
+
 use serde_json::{Map, Value};
 
 use super::entities::Entity;

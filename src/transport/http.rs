@@ -1,7 +1,9 @@
 //! `fetch` to a real Neotoma (or a same-origin proxy in front of one).
 
-use std::cell::Cell;
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::rc::Rc;
+use core::cell::Cell;
 
 use js_sys::{Object, Promise, Reflect};
 use serde_json::Value;
