@@ -595,7 +595,7 @@ impl<'a> Scanner<'a> {
                 return false;
             }
             '#' => {
-                let rest = &w[1..];
+                let rest = w.get(1..).unwrap_or_default();
                 let ok = rest.chars().count() >= 2
                     && rest.chars().all(|c| is_wordish(c) || c == '_' || c == '-')
                     && rest.chars().any(char::is_alphanumeric);
@@ -663,7 +663,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn handle(&mut self, w: &'a str, b: usize) {
-        let rest = &w[1..];
+        let rest = w.get(1..).unwrap_or_default();
         let mut len = 0;
         for (k, c) in rest.char_indices() {
             if is_wordish(c) || c == '_' || c == '.' || c == '-' {
@@ -1134,7 +1134,7 @@ impl<'a> Scanner<'a> {
         }
         // A cut may end between the words of a name: trim again.
         let s = match s.char_indices().nth(MAX_IDENTIFIER_CHARS) {
-            Some((cut, _)) => s[..cut].trim_end(),
+            Some((cut, _)) => s.get(..cut).unwrap_or(s).trim_end(),
             None => s,
         };
         let mut buf = [0u8; 64];

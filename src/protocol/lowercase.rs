@@ -15,8 +15,11 @@ pub fn to_lowercase(text: &str) -> String {
         if c.is_ascii() {
             out.push(c.to_ascii_lowercase());
         } else if c == 'Σ' {
-            let word_final = case_ignorable_then_cased(text[..i].chars().rev())
-                && !case_ignorable_then_cased(text[i + 'Σ'.len_utf8()..].chars());
+            // `get`: an index that cannot fail, without linking str slicing's panic message
+            let before = text.get(..i).unwrap_or_default();
+            let after = text.get(i + 'Σ'.len_utf8()..).unwrap_or_default();
+            let word_final = case_ignorable_then_cased(before.chars().rev())
+                && !case_ignorable_then_cased(after.chars());
             out.push(if word_final { 'ς' } else { 'σ' });
         } else if c == '\u{130}' {
             out.push_str("i\u{307}");

@@ -44,6 +44,7 @@ use super::response::{
     parse_retrieve_response, parse_store_response, RetrievedEntity, StoreOutcome,
 };
 use super::retry::{is_deferrable, RetryPolicy};
+use super::substring::contains;
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
 use crate::transport::Transport;
 
@@ -969,7 +970,7 @@ pub fn cited_entities(reply: &str, retrieved: &[RetrievedEntity]) -> Vec<String>
         let cited = entity
             .names()
             .iter()
-            .any(|name| haystack.contains(&to_lowercase(name.trim())));
+            .any(|name| contains(&haystack, &to_lowercase(name.trim())));
         if cited && !out.contains(&entity.id) {
             out.push(entity.id.clone());
         }
