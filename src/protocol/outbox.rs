@@ -100,7 +100,7 @@ fn encode(writes: &[PendingWrite]) -> String {
         "writes".into(),
         Value::Array(writes.iter().map(PendingWrite::to_json).collect()),
     );
-    Value::Object(stored).to_string()
+    serde_json::to_string(&Value::Object(stored)).unwrap_or_default()
 }
 
 fn decode(text: &str) -> Option<Vec<PendingWrite>> {

@@ -93,7 +93,7 @@ fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
     }
     match entity.snapshot.get(field) {
         Some(Value::String(s)) => contains(&to_lowercase(s), needle),
-        Some(Value::Number(n)) => contains(&n.to_string(), needle),
+        Some(Value::Number(n)) => contains(&serde_json::to_string(n).unwrap_or_default(), needle),
         _ => false,
     }
 }

@@ -140,7 +140,7 @@ pub(crate) struct Identity {
 fn identity_text(value: Option<&Value>) -> Option<String> {
     match value {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(Value::Number(n)) => serde_json::to_string(n).ok(),
         _ => None,
     }
 }
