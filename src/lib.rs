@@ -29,13 +29,13 @@ pub(crate) mod prelude {
 }
 
 /// `f64::fract` and `f64::floor`: std's methods, missing from core.
-#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+#[cfg(any(test, all(target_arch = "wasm32", not(feature = "std"))))]
 pub(crate) trait F64Ext {
     fn fract(self) -> f64;
     fn floor(self) -> f64;
 }
 
-#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+#[cfg(any(test, all(target_arch = "wasm32", not(feature = "std"))))]
 impl F64Ext for f64 {
     fn fract(self) -> f64 {
         self - trunc(self)
@@ -52,12 +52,17 @@ impl F64Ext for f64 {
 }
 
 /// From 2^52 on every f64 is whole; NaN and ±∞ stay as they are, -0.5 gives -0.0 as in std.
-#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+#[cfg(any(test, all(target_arch = "wasm32", not(feature = "std"))))]
 fn trunc(x: f64) -> f64 {
-    if x.abs() < 4_503_599_627_370_496.0 {
-        ((x as i64) as f64).copysign(x)
+    const WHOLE: f64 = 4_503_599_627_370_496.0;
+    if !(-WHOLE < x && x < WHOLE) {
+        return x;
+    }
+    let t = (x as i64) as f64;
+    if t == 0.0 && x.is_sign_negative() {
+        -0.0
     } else {
-        x
+        t
     }
 }
 
@@ -77,3 +82,39 @@ pub mod transport;
 pub mod bindings;
 #[cfg(target_arch = "wasm32")]
 mod platform;
+
+#[cfg(test)]
+mod tests {
+    use super::F64Ext;
+
+    #[test]
+    fn f64_ext_is_std() {
+        let values = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            2.5,
+            -2.5,
+            1e15 + 0.5,
+            -1e15 - 0.5,
+            4503599627370495.5,
+            4503599627370496.0,
+            -4503599627370497.0,
+            1e300,
+            -1e300,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for x in values {
+            for (ours, std) in [(F64Ext::fract(x), x.fract()), (F64Ext::floor(x), x.floor())] {
+                assert_eq!(ours.to_bits(), std.to_bits(), "{x}");
+            }
+        }
+    }
+}
