@@ -290,3 +290,26 @@ fn exported_helpers() {
     let err = idempotency_key_js("c1".into(), "t1".into(), "system".into()).unwrap_err();
     assert_eq!(s(&err, "code"), "INVALID_INPUT");
 }
+
+/// Values with an integer a JS number cannot hold exactly become `null` as a whole.
+#[wasm_bindgen_test]
+fn json_text_refuses_unsafe_integers() {
+    use neotoma_agent_wasm::transport::js_json::json_text;
+    let safe = json!({"max": 9007199254740991u64, "min": -9007199254740991i64, "f": [1e300, -2.5],
+                      "s": "12345678901234567890 \"99999999999999999999\""});
+    assert_eq!(
+        json_text(&safe, true).as_deref(),
+        Some(
+            r#"{"f":[1e+300,-2.5],"max":9007199254740991,"min":-9007199254740991,"s":"12345678901234567890 \"99999999999999999999\""}"#
+        )
+    );
+    for unsafe_int in [
+        json!(9007199254740992u64),
+        json!({"a": [1, {"b": -9007199254740992i64}]}),
+        json!(u64::MAX),
+    ] {
+        assert_eq!(json_text(&unsafe_int, true), None);
+        assert!(json_text(&unsafe_int, false).is_some());
+    }
+    assert!(neotoma_agent_wasm::transport::js_json::to_js(&json!({"n": u64::MAX})).is_null());
+}

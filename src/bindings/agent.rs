@@ -1,7 +1,9 @@
 //! `NeotomaAgent`: options in, protocol turns out, as promises.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::rc::Rc;
+use core::cell::RefCell;
 
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -241,7 +243,7 @@ pub fn agent_from(options: &JsValue, extra_options: &[&str]) -> Result<JsAgent, 
 
 /// Runs `work` as a promise; protocol errors become JS errors.
 fn promise<T: serde::Serialize + 'static>(
-    work: impl std::future::Future<Output = Result<T, Error>> + 'static,
+    work: impl core::future::Future<Output = Result<T, Error>> + 'static,
 ) -> Promise {
     spawn_promise(async move {
         match work.await {
@@ -326,7 +328,7 @@ impl NeotomaAgent {
     ) -> Promise
     where
         T: serde::Serialize + 'static,
-        Fut: std::future::Future<Output = Result<T, Error>> + 'static,
+        Fut: core::future::Future<Output = Result<T, Error>> + 'static,
     {
         match parsed {
             Ok(input) => promise(work(self.inner.clone(), input)),

@@ -1,7 +1,9 @@
 //! Protocol errors as real JS `Error`s with `code`, `status` and `body`; values thrown by user
 //! callbacks are given back exactly as they were thrown.
 
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::rc::Rc;
 
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;

@@ -2,8 +2,10 @@
 //! (`handle`), and it is a transport object (`store`, `retrieveEntityByIdentifier`,
 //! `createRelationships`), so several agents can share one.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::rc::Rc;
+use core::cell::RefCell;
 
 use js_sys::{Promise, Reflect};
 use serde_json::Value;

@@ -2,6 +2,8 @@
 //! writes sent later, writes refused for good. Events carry ids, keys and error codes, never a
 //! request body or the token.
 
+use crate::prelude::*;
+
 use serde::Serialize;
 
 use super::error::Error;

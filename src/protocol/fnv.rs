@@ -5,10 +5,11 @@
 //! get/insert/remove), so results are the same; and on wasm32-unknown-unknown std's keys are
 //! not random anyway.
 
-use std::hash::{BuildHasherDefault, Hasher};
+use core::hash::{BuildHasherDefault, Hasher};
 
-pub type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<Fnv1a>>;
-pub type HashSet<T> = std::collections::HashSet<T, BuildHasherDefault<Fnv1a>>;
+// hashbrown is what std's maps are built on; used directly as alloc has no hash maps.
+pub type HashMap<K, V> = hashbrown::HashMap<K, V, BuildHasherDefault<Fnv1a>>;
+pub type HashSet<T> = hashbrown::HashSet<T, BuildHasherDefault<Fnv1a>>;
 
 /// 64-bit FNV-1a.
 pub struct Fnv1a(u64);
@@ -34,6 +35,7 @@ impl Hasher for Fnv1a {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prelude::*;
 
     #[test]
     fn fnv1a_known_values_and_maps() {

@@ -31,6 +31,8 @@
 //! output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
+use crate::prelude::*;
+
 use super::fnv::HashSet;
 use super::lowercase::to_lowercase;
 
@@ -593,7 +595,7 @@ impl<'a> Scanner<'a> {
                 return false;
             }
             '#' => {
-                let rest = &w[1..];
+                let rest = w.get(1..).unwrap_or_default();
                 let ok = rest.chars().count() >= 2
                     && rest.chars().all(|c| is_wordish(c) || c == '_' || c == '-')
                     && rest.chars().any(char::is_alphanumeric);
@@ -661,7 +663,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn handle(&mut self, w: &'a str, b: usize) {
-        let rest = &w[1..];
+        let rest = w.get(1..).unwrap_or_default();
         let mut len = 0;
         for (k, c) in rest.char_indices() {
             if is_wordish(c) || c == '_' || c == '.' || c == '-' {
@@ -1132,7 +1134,7 @@ impl<'a> Scanner<'a> {
         }
         // A cut may end between the words of a name: trim again.
         let s = match s.char_indices().nth(MAX_IDENTIFIER_CHARS) {
-            Some((cut, _)) => s[..cut].trim_end(),
+            Some((cut, _)) => s.get(..cut).unwrap_or(s).trim_end(),
             None => s,
         };
         let mut buf = [0u8; 64];
@@ -1140,7 +1142,7 @@ impl<'a> Scanner<'a> {
             let key = &mut buf[..s.len()];
             key.copy_from_slice(s.as_bytes());
             key.make_ascii_lowercase();
-            std::str::from_utf8(key).is_ok_and(|k| self.seen.contains(k))
+            core::str::from_utf8(key).is_ok_and(|k| self.seen.contains(k))
         } else {
             self.seen.contains(&to_lowercase(s))
         };
@@ -1244,7 +1246,7 @@ fn ascii_lower<'b>(w: &str, buf: &'b mut [u8; MAX_LOOKUP_BYTES]) -> Option<&'b s
     let dst = &mut buf[..w.len()];
     dst.copy_from_slice(w.as_bytes());
     dst.make_ascii_lowercase();
-    std::str::from_utf8(dst).ok()
+    core::str::from_utf8(dst).ok()
 }
 
 /// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
@@ -1331,9 +1333,9 @@ fn find_packed(bytes: &[u8], first_entry: &[u16], first_byte: &[u16], key: &[u8]
     while lo < hi {
         let mid = (lo + hi) / 2;
         match group[mid * len..][..len].cmp(key) {
-            std::cmp::Ordering::Less => lo = mid + 1,
-            std::cmp::Ordering::Greater => hi = mid,
-            std::cmp::Ordering::Equal => return Some(first + mid),
+            core::cmp::Ordering::Less => lo = mid + 1,
+            core::cmp::Ordering::Greater => hi = mid,
+            core::cmp::Ordering::Equal => return Some(first + mid),
         }
     }
     None

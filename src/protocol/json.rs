@@ -17,11 +17,11 @@ macro_rules! json {
 macro_rules! json_internal {
 
     (@array [$($elems:expr,)*]) => {
-        ::std::vec![$($elems,)*]
+        ::alloc::vec![$($elems,)*]
     };
 
     (@array [$($elems:expr),*]) => {
-        ::std::vec![$($elems),*]
+        ::alloc::vec![$($elems),*]
     };
 
     (@array [$($elems:expr,)*] null $($rest:tt)*) => {
@@ -144,7 +144,7 @@ macro_rules! json_internal {
     };
 
     ([]) => {
-        ::serde_json::Value::Array(::std::vec![])
+        ::serde_json::Value::Array(::alloc::vec![])
     };
 
     ([ $($tt:tt)+ ]) => {

@@ -2,6 +2,8 @@
 //! replayed store onto one observation. Shapes match the upstream TypeScript SDK so either SDK's
 //! replay of a turn lands on the same observation.
 
+use crate::prelude::*;
+
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -46,15 +48,17 @@ pub fn idempotency_key(conversation_id: &str, turn_id: &str, role: Role) -> Stri
 pub fn uuid_v4(mut bytes: [u8; 16]) -> String {
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    )
+    // Digit by digit: slicing a hex string would link str slicing's panic message.
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut uuid = String::with_capacity(36);
+    for (i, b) in bytes.iter().enumerate() {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            uuid.push('-');
+        }
+        uuid.push(char::from(HEX[usize::from(b >> 4)]));
+        uuid.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    uuid
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 //! by the ignored test `print_lowercase_tables`; `lowercase_matches_std_for_every_char` fails on
 //! a toolchain whose Unicode tables differ, and says to regenerate).
 
+use crate::prelude::*;
+
 /// `text.to_lowercase()`, including the one special mapping (U+0130 → "i\u{307}") and the
 /// final-sigma rule (Σ → ς at the end of a word, else σ).
 pub fn to_lowercase(text: &str) -> String {
@@ -13,8 +15,11 @@ pub fn to_lowercase(text: &str) -> String {
         if c.is_ascii() {
             out.push(c.to_ascii_lowercase());
         } else if c == 'Σ' {
-            let word_final = case_ignorable_then_cased(text[..i].chars().rev())
-                && !case_ignorable_then_cased(text[i + 'Σ'.len_utf8()..].chars());
+            // `get`: an index that cannot fail, without linking str slicing's panic message
+            let before = text.get(..i).unwrap_or_default();
+            let after = text.get(i + 'Σ'.len_utf8()..).unwrap_or_default();
+            let word_final = case_ignorable_then_cased(before.chars().rev())
+                && !case_ignorable_then_cased(after.chars());
             out.push(if word_final { 'ς' } else { 'σ' });
         } else if c == '\u{130}' {
             out.push_str("i\u{307}");
@@ -366,6 +371,7 @@ const SIGMA_CONTEXT: [u8; 1410] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::{print, println};
 
     /// The class of `c` as std's `to_lowercase` sees it around a Σ.
     fn std_sigma_class(c: char) -> u32 {

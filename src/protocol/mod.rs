@@ -12,5 +12,6 @@ pub mod outbox;
 pub mod payload;
 pub mod response;
 pub mod retry;
+pub mod substring;
 pub mod turn;
 pub mod validate;

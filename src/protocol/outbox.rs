@@ -8,8 +8,10 @@
 //! Durable Object storage, localStorage-like wrappers and a `Map`; one key per conversation
 //! holds that conversation's queue, in order.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::rc::Rc;
+use core::cell::RefCell;
 
 use serde_json::{Map, Value};
 
@@ -98,7 +100,7 @@ fn encode(writes: &[PendingWrite]) -> String {
         "writes".into(),
         Value::Array(writes.iter().map(PendingWrite::to_json).collect()),
     );
-    Value::Object(stored).to_string()
+    serde_json::to_string(&Value::Object(stored)).unwrap_or_default()
 }
 
 fn decode(text: &str) -> Option<Vec<PendingWrite>> {
@@ -203,7 +205,7 @@ mod tests {
         }
     }
 
-    fn now<T>(f: impl std::future::Future<Output = T>) -> T {
+    fn now<T>(f: impl core::future::Future<Output = T>) -> T {
         f.now_or_never().expect("memory storage never waits")
     }
 
@@ -236,7 +238,7 @@ mod tests {
     #[test]
     fn a_write_round_trips_through_its_stored_form() {
         let w = write("k1");
-        assert_eq!(decode(&encode(std::slice::from_ref(&w))), Some(vec![w]));
+        assert_eq!(decode(&encode(core::slice::from_ref(&w))), Some(vec![w]));
         assert_eq!(decode(r#"{"v":2,"writes":[]}"#), None);
         assert_eq!(decode(r#"{"v":1,"writes":[{"turnId":"t"}]}"#), None);
     }

@@ -1,6 +1,8 @@
 //! Request bodies the turn protocol sends. One `/store` per message: the conversation and the
 //! message travel together, with `PART_OF` and every `REFERS_TO` edge inline.
 
+use crate::prelude::*;
+
 use serde_json::{Map, Value};
 
 use super::error::Error;

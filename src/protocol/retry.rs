@@ -122,6 +122,7 @@ pub fn retry_after_ms(header: &str, date_ms: Option<f64>, now_ms: f64) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prelude::*;
     use serde_json::json;
 
     fn http(status: u16, body: Value) -> Error {
@@ -148,7 +149,7 @@ mod tests {
             400,
             json!({"error":{"code":"ERR_IDEMPOTENCY_MISMATCH"}})
         )));
-        let thrown = Error::external(std::rc::Rc::new(1u8), "threw");
+        let thrown = Error::external(alloc::rc::Rc::new(1u8), "threw");
         assert!(!is_retryable(&thrown));
         assert!(is_deferrable(&http(500, json!({}))));
         assert!(!is_deferrable(&http(401, json!({}))));

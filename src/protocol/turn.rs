@@ -19,9 +19,11 @@
 //! ([`outbox`](super::outbox)) and the turn goes on: the result says the write is pending, and
 //! `flush` (or the next store) sends it, in order, before anything newer.
 
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
-use std::future::Future;
+use crate::prelude::*;
+
+use alloc::collections::VecDeque;
+use core::cell::{Cell, RefCell};
+use core::future::Future;
 
 use futures_util::future::{join_all, select, Either};
 use serde::Serialize;
@@ -42,6 +44,7 @@ use super::response::{
     parse_retrieve_response, parse_store_response, RetrievedEntity, StoreOutcome,
 };
 use super::retry::{is_deferrable, RetryPolicy};
+use super::substring::contains;
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
 use crate::transport::Transport;
 
@@ -418,7 +421,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         });
         // Best hit of every identifier first, then the second hits, …: an identifier that
         // over-matches cannot crowd out the others.
-        let mut hits: Vec<std::vec::IntoIter<RetrievedEntity>> = join_all(lookups)
+        let mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>> = join_all(lookups)
             .await
             .into_iter()
             .map(Vec::into_iter)
@@ -967,7 +970,7 @@ pub fn cited_entities(reply: &str, retrieved: &[RetrievedEntity]) -> Vec<String>
         let cited = entity
             .names()
             .iter()
-            .any(|name| haystack.contains(&to_lowercase(name.trim())));
+            .any(|name| contains(&haystack, &to_lowercase(name.trim())));
         if cited && !out.contains(&entity.id) {
             out.push(entity.id.clone());
         }

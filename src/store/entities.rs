@@ -14,6 +14,8 @@
 //! (`project` without `status`), with the texts the real server uses. `commit: false` computes the
 //! answer on a scratch copy and writes nothing.
 
+use crate::prelude::*;
+
 use serde_json::{Map, Value};
 
 use super::errors::{self, invalid_payload, invalid_type, Seg};

@@ -4,6 +4,8 @@
 //! `{error:{code, message, hint}}`; express's own pages (invalid JSON, unknown route, payload too
 //! large) are HTML, carried as a `Value::String` body.
 
+use crate::prelude::*;
+
 use serde_json::{Map, Value};
 
 use super::time::iso_ms;

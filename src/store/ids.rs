@@ -5,6 +5,8 @@
 //! with the write's `now_ms` and a salt, so two stores started at different times hand out
 //! different ids while one store replays identically from identical inputs.
 
+use crate::prelude::*;
+
 /// SplitMix64 step.
 fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

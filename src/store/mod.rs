@@ -23,6 +23,8 @@
 //! (`retrieve_related_entities`: relationships by key, entities by last update). Each module
 //! documents its rules.
 
+use crate::prelude::*;
+
 mod entities;
 mod errors;
 mod ids;

@@ -10,6 +10,8 @@
 //! Ordering (the real server's is arbitrary): `retrieve_related_entities` lists relationships by
 //! `relationship_key` and entities by last update, oldest first.
 
+use crate::prelude::*;
+
 use serde_json::{Map, Value};
 
 use super::errors::{self, invalid_payload, invalid_type, Seg};

@@ -19,6 +19,8 @@
 //! Hits are ordered by canonical name (as in 10d), cut to `limit` (default 100); `total` is the
 //! number returned, as the real server reports it.
 
+use crate::prelude::*;
+
 use serde_json::{Map, Value};
 
 use super::entities::Entity;
@@ -30,6 +32,7 @@ use super::sort::sort_by;
 use super::{EmbeddedStore, Response};
 use crate::protocol::json::json;
 use crate::protocol::lowercase::to_lowercase;
+use crate::protocol::substring::contains;
 
 const DEFAULT_LIMIT: usize = 100;
 const DEFAULT_OBSERVATIONS_LIMIT: usize = 20;
@@ -85,12 +88,12 @@ fn optional_count(
 /// Whether snapshot field `field` (or the canonical name, for `canonical_name`) contains
 /// `needle` (lowercase).
 fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
-    if field == "canonical_name" && entity.canonical_lower.contains(needle) {
+    if field == "canonical_name" && contains(&entity.canonical_lower, needle) {
         return true;
     }
     match entity.snapshot.get(field) {
-        Some(Value::String(s)) => to_lowercase(s).contains(needle),
-        Some(Value::Number(n)) => n.to_string().contains(needle),
+        Some(Value::String(s)) => contains(&to_lowercase(s), needle),
+        Some(Value::Number(n)) => contains(&serde_json::to_string(n).unwrap_or_default(), needle),
         _ => false,
     }
 }
@@ -204,10 +207,10 @@ impl EmbeddedStore {
                     .and_then(|t| typed_needle(t, identifier))
                     .filter(|n| *n != needle);
                 let direct = self.scan(entity_type, limit, |e| {
-                    e.canonical_lower.contains(&needle)
+                    contains(&e.canonical_lower, &needle)
                         || typed
                             .as_deref()
-                            .is_some_and(|n| e.canonical_lower.contains(n))
+                            .is_some_and(|n| contains(&e.canonical_lower, n))
                 });
                 if direct.is_empty() {
                     (

@@ -13,6 +13,8 @@
 //! An entity with none of its identity fields is never matched: each store creates a new entity
 //! whose canonical name is `<entity_type>:<entity_id>`.
 
+use crate::prelude::*;
+
 use serde_json::{Map, Value};
 
 use crate::protocol::lowercase::to_lowercase;
@@ -138,7 +140,7 @@ pub(crate) struct Identity {
 fn identity_text(value: Option<&Value>) -> Option<String> {
     match value {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(Value::Number(n)) => serde_json::to_string(n).ok(),
         _ => None,
     }
 }

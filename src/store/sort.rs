@@ -2,7 +2,9 @@
 //! type and comparator (several KB of wasm each); this is one small merge sort behind a `dyn`
 //! comparator, with the same result as any stable sort.
 
-use std::cmp::Ordering;
+use crate::prelude::*;
+
+use core::cmp::Ordering;
 
 /// Sorts `items` by `cmp`, keeping the order of equal items.
 pub(crate) fn sort_by<T: Copy>(items: &mut [T], cmp: &dyn Fn(&T, &T) -> Ordering) {
@@ -35,7 +37,7 @@ fn stable_order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize
             }
             start = end;
         }
-        std::mem::swap(&mut order, &mut merged);
+        core::mem::swap(&mut order, &mut merged);
         width *= 2;
     }
     order

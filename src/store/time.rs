@@ -1,5 +1,7 @@
 //! Timestamps. The store never reads a clock: every write is given `now_ms` (Unix ms).
 
+use crate::prelude::*;
+
 /// Largest instant rendered: 9999-12-31T23:59:59.999Z.
 const MAX_MS: f64 = 253_402_300_799_999.0;
 

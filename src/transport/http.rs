@@ -1,7 +1,9 @@
 //! `fetch` to a real Neotoma (or a same-origin proxy in front of one).
 
-use std::cell::Cell;
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::rc::Rc;
+use core::cell::Cell;
 
 use js_sys::{Object, Promise, Reflect};
 use serde_json::Value;
@@ -14,6 +16,7 @@ use super::Transport;
 use crate::platform::Timeout;
 use crate::protocol::error::{Error, ErrorCode};
 use crate::protocol::retry::retry_after_ms;
+use crate::protocol::substring::{contains, replace};
 use crate::protocol::validate::check_base_url;
 
 /// Default bound on one request.
@@ -113,9 +116,7 @@ impl HttpTransport {
         let failed = !(200..300).contains(&status);
         // An error page may echo the request's headers: the token never goes into an error.
         let text = match &self.token {
-            Some(token) if failed && text.contains(token.as_str()) => {
-                text.replace(token.as_str(), "[redacted]")
-            }
+            Some(token) if failed && contains(&text, token) => replace(&text, token, "[redacted]"),
             _ => text,
         };
         // Error pages are HTML or plain text: keep them as a string body.

@@ -4,11 +4,10 @@
 //!   `JSON.parse`: struct fields keep their order).
 //! - [`json_value`]: a JS value as a `serde_json::Value`, exactly or not at all.
 
-use std::io;
+use crate::prelude::*;
 
 use js_sys::{Array, JsString, Number, Object};
 use serde::Serialize;
-use serde_json::ser::{CompactFormatter, Formatter, Serializer};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -28,41 +27,44 @@ pub fn to_js(value: &impl Serialize) -> JsValue {
 }
 
 /// Compact JSON text (as `serde_json::to_string`); with `js_safe`, `None` when an integer is
-/// outside the safe JS range (|n| ≥ 2^53). One serializer for both uses: each formatter type
-/// is a copy of serde_json's serializer in the wasm.
+/// outside the safe JS range (|n| ≥ 2^53). serde_json without std takes no custom formatter, so
+/// the integers are checked in the text: it writes them as bare digits, floats always with a
+/// `.` or an exponent.
 pub fn json_text(value: &impl Serialize, js_safe: bool) -> Option<String> {
-    let mut text = Vec::with_capacity(128);
-    value
-        .serialize(&mut Serializer::with_formatter(&mut text, Json { js_safe }))
-        .ok()?;
-    String::from_utf8(text).ok()
-}
-
-struct Json {
-    js_safe: bool,
+    let text = serde_json::to_string(value).ok()?;
+    (!js_safe || integers_js_safe(&text)).then_some(text)
 }
 
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
-/// A plain error kind: `io::Error::other(text)` would link a boxed string error and its `Debug`.
-fn unsafe_integer() -> io::Error {
-    io::ErrorKind::InvalidData.into()
-}
-
-impl Formatter for Json {
-    fn write_i64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: i64) -> io::Result<()> {
-        if self.js_safe && value.unsigned_abs() > MAX_SAFE_INTEGER {
-            return Err(unsafe_integer());
+/// Whether every integer token of the JSON `text` (outside strings) is within ±(2^53 - 1).
+fn integers_js_safe(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let (mut i, mut in_string) = (0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'0'..=b'9' if !in_string => {
+                let (mut n, mut float) = (0u64, false);
+                while let Some(&b) = bytes.get(i) {
+                    match b {
+                        b'0'..=b'9' => n = n.saturating_mul(10).saturating_add(u64::from(b - b'0')),
+                        b'.' | b'e' | b'E' | b'+' | b'-' => float = true,
+                        _ => break,
+                    }
+                    i += 1;
+                }
+                if !float && n > MAX_SAFE_INTEGER {
+                    return false;
+                }
+                continue;
+            }
+            _ => {}
         }
-        CompactFormatter.write_i64(writer, value)
+        i += 1;
     }
-
-    fn write_u64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: u64) -> io::Result<()> {
-        if self.js_safe && value > MAX_SAFE_INTEGER {
-            return Err(unsafe_integer());
-        }
-        CompactFormatter.write_u64(writer, value)
-    }
+    true
 }
 
 /// A JS value taken as JSON exactly, or refused with a description naming `path`: what JSON

@@ -2,7 +2,9 @@
 //! `createRelationships` methods returning (promises of) the real server's response bodies.
 //! What those methods throw is passed back to the caller unchanged.
 
-use std::rc::Rc;
+use crate::prelude::*;
+
+use alloc::rc::Rc;
 
 use js_sys::{Function, Promise, Reflect};
 use serde_json::Value;
