@@ -35,7 +35,7 @@ pub enum AnyTransport {
 }
 
 impl Transport for AnyTransport {
-    async fn store(&self, body: &serde_json::Value) -> Result<serde_json::Value, Error> {
+    async fn store(&self, body: &crate::json::Value) -> Result<crate::json::Value, Error> {
         match self {
             AnyTransport::Embedded(t) => t.store(body).await,
             AnyTransport::Http(t) => t.store(body).await,
@@ -45,8 +45,8 @@ impl Transport for AnyTransport {
 
     async fn retrieve_entity_by_identifier(
         &self,
-        body: &serde_json::Value,
-    ) -> Result<serde_json::Value, Error> {
+        body: &crate::json::Value,
+    ) -> Result<crate::json::Value, Error> {
         match self {
             AnyTransport::Embedded(t) => t.retrieve_entity_by_identifier(body).await,
             AnyTransport::Http(t) => t.retrieve_entity_by_identifier(body).await,
@@ -56,8 +56,8 @@ impl Transport for AnyTransport {
 
     async fn create_relationships(
         &self,
-        body: &serde_json::Value,
-    ) -> Result<serde_json::Value, Error> {
+        body: &crate::json::Value,
+    ) -> Result<crate::json::Value, Error> {
         match self {
             AnyTransport::Embedded(t) => t.create_relationships(body).await,
             AnyTransport::Http(t) => t.create_relationships(body).await,
@@ -240,7 +240,7 @@ pub fn agent_from(options: &JsValue, extra_options: &[&str]) -> Result<JsAgent, 
 }
 
 /// Runs `work` as a promise; protocol errors become JS errors.
-fn promise<T: serde::Serialize + 'static>(
+fn promise<T: crate::json::ToJson + 'static>(
     work: impl std::future::Future<Output = Result<T, Error>> + 'static,
 ) -> Promise {
     spawn_promise(async move {
@@ -325,7 +325,7 @@ impl NeotomaAgent {
         work: impl FnOnce(Rc<JsAgent>, I) -> Fut,
     ) -> Promise
     where
-        T: serde::Serialize + 'static,
+        T: crate::json::ToJson + 'static,
         Fut: std::future::Future<Output = Result<T, Error>> + 'static,
     {
         match parsed {
@@ -441,7 +441,7 @@ impl NeotomaAgent {
     pub fn pending_writes(&self) -> Promise {
         self.run(Ok(()), |agent, ()| async move {
             let writes = agent.pending_writes().await?;
-            Ok(serde_json::Value::Array(
+            Ok(crate::json::Value::Array(
                 writes.iter().map(PendingWrite::to_json).collect(),
             ))
         })

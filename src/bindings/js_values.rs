@@ -1,8 +1,8 @@
 //! Reading duck-typed JS values. Strings are checked for lone UTF-16 surrogates before they
 //! cross into Rust, where they would silently become U+FFFD.
 
+use crate::json::{Map, Value};
 use js_sys::{JsString, Reflect};
-use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::protocol::error::Error;

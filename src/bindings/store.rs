@@ -5,8 +5,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::json::Value;
 use js_sys::{Promise, Reflect};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::errors::to_js;

@@ -5,7 +5,7 @@ use std::any::Any;
 use std::fmt;
 use std::rc::Rc;
 
-use serde_json::Value;
+use crate::json::Value;
 
 /// Stable error codes: part of the public API (`err.code` in JS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,7 +151,7 @@ impl std::error::Error for Error {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn idempotency_mismatch_is_recognised() {

@@ -11,11 +11,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::error::{Error, ErrorCode};
 use super::fnv::HashMap;
-use super::json::json;
+use crate::json;
 
 /// One `/store` waiting to be sent. Stored and shown to JS as camelCase JSON (converted by
 /// hand: a serde derive here costs the wasm several kilobytes).
@@ -102,7 +102,7 @@ fn encode(writes: &[PendingWrite]) -> String {
 }
 
 fn decode(text: &str) -> Option<Vec<PendingWrite>> {
-    let stored: Value = serde_json::from_str(text).ok()?;
+    let stored: Value = crate::json::from_str(text).ok()?;
     if stored.get("v")?.as_u64()? != 1 {
         return None;
     }
@@ -188,8 +188,8 @@ impl<S: OutboxStorage> Outbox<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use futures_util::FutureExt;
-    use serde_json::json;
 
     fn write(key: &str) -> PendingWrite {
         PendingWrite {

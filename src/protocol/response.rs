@@ -1,8 +1,7 @@
 //! Reading Neotoma's answers. Store results are matched to what was sent by `entity_type` and
 //! `turn_key`, never by position: a replay answers newest-first and without `observation_index`.
 
-use serde::Serialize;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::error::{Error, ErrorCode};
 
@@ -82,7 +81,7 @@ pub fn parse_store_response(
 }
 
 /// One entity found by bounded retrieval, in one shape whatever the server's `match_mode`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RetrievedEntity {
     pub id: String,
     pub entity_type: String,
@@ -164,7 +163,7 @@ fn invalid(message: impl Into<String>) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn replay_answers_are_matched_by_type_not_position() {

@@ -4,7 +4,7 @@
 //! idempotency key: the server collapses them onto one observation. So the caller builds the
 //! body once and this module only decides *whether* and *when*.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::error::{Error, ErrorCode};
 
@@ -122,7 +122,7 @@ pub fn retry_after_ms(header: &str, date_ms: Option<f64>, now_ms: f64) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn http(status: u16, body: Value) -> Error {
         Error::from_http("/store", status, body)

@@ -4,11 +4,11 @@
 //! `{error:{code, message, hint}}`; express's own pages (invalid JSON, unknown route, payload too
 //! large) are HTML, carried as a `Value::String` body.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::time::iso_ms;
 use super::Response;
-use crate::protocol::json::json;
+use crate::json;
 
 /// The message of every zod validation failure.
 const INVALID_PAYLOAD: &str = "Invalid request payload.";

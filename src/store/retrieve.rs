@@ -19,7 +19,7 @@
 //! Hits are ordered by canonical name (as in 10d), cut to `limit` (default 100); `total` is the
 //! number returned, as the real server reports it.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::entities::Entity;
 use super::errors::{self, invalid_payload, invalid_type, Seg};
@@ -28,7 +28,7 @@ use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
 use super::sort::sort_by;
 use super::{EmbeddedStore, Response};
-use crate::protocol::json::json;
+use crate::json;
 use crate::protocol::lowercase::to_lowercase;
 
 const DEFAULT_LIMIT: usize = 100;

@@ -13,7 +13,7 @@
 //! An entity with none of its identity fields is never matched: each store creates a new entity
 //! whose canonical name is `<entity_type>:<entity_id>`.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::protocol::lowercase::to_lowercase;
 
@@ -271,7 +271,7 @@ pub(crate) fn display_name(snapshot: &Map<String, Value>) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn fields(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap_or_default()

@@ -1,16 +1,13 @@
-//! JSON-like values across the JS boundary, without a general-purpose serde ↔ JS layer.
+//! JSON values across the JS boundary, without a general-purpose serde ↔ JS layer.
 //!
-//! - [`to_js`]: any `Serialize` value as plain JS objects and arrays (serde_json text, then
-//!   `JSON.parse`: struct fields keep their order).
-//! - [`json_value`]: a JS value as a `serde_json::Value`, exactly or not at all.
+//! - [`to_js`]: any [`ToJson`] value as plain JS objects and arrays (its JSON text, then
+//!   `JSON.parse`: struct fields keep their order, and JS reads the numbers).
+//! - [`json_value`]: a JS value as a [`Value`], exactly or not at all.
 
-use std::io;
-
-use js_sys::{Array, JsString, Number, Object};
-use serde::Serialize;
-use serde_json::ser::{CompactFormatter, Formatter, Serializer};
-use serde_json::Value;
+use js_sys::{Array, JsString, Number as JsNumber, Object};
 use wasm_bindgen::prelude::*;
+
+use crate::json::{Map, Number, ToJson, Value, Writer};
 
 #[wasm_bindgen]
 extern "C" {
@@ -21,48 +18,13 @@ extern "C" {
 
 /// A value as a plain JS value (objects, not Maps; `null` for `None`). A value holding an
 /// integer that a JS number cannot represent exactly gives `null` as a whole.
-pub fn to_js(value: &impl Serialize) -> JsValue {
-    json_text(value, true)
-        .and_then(|t| js_sys::JSON::parse(&t).ok())
-        .unwrap_or(JsValue::NULL)
-}
-
-/// Compact JSON text (as `serde_json::to_string`); with `js_safe`, `None` when an integer is
-/// outside the safe JS range (|n| ≥ 2^53). One serializer for both uses: each formatter type
-/// is a copy of serde_json's serializer in the wasm.
-pub fn json_text(value: &impl Serialize, js_safe: bool) -> Option<String> {
-    let mut text = Vec::with_capacity(128);
-    value
-        .serialize(&mut Serializer::with_formatter(&mut text, Json { js_safe }))
-        .ok()?;
-    String::from_utf8(text).ok()
-}
-
-struct Json {
-    js_safe: bool,
-}
-
-const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
-/// A plain error kind: `io::Error::other(text)` would link a boxed string error and its `Debug`.
-fn unsafe_integer() -> io::Error {
-    io::ErrorKind::InvalidData.into()
-}
-
-impl Formatter for Json {
-    fn write_i64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: i64) -> io::Result<()> {
-        if self.js_safe && value.unsigned_abs() > MAX_SAFE_INTEGER {
-            return Err(unsafe_integer());
-        }
-        CompactFormatter.write_i64(writer, value)
+pub fn to_js(value: &dyn ToJson) -> JsValue {
+    let mut w = Writer::new();
+    value.write_json(&mut w);
+    if !w.is_js_exact() {
+        return JsValue::NULL;
     }
-
-    fn write_u64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: u64) -> io::Result<()> {
-        if self.js_safe && value > MAX_SAFE_INTEGER {
-            return Err(unsafe_integer());
-        }
-        CompactFormatter.write_u64(writer, value)
-    }
+    js_sys::JSON::parse(&w.into_text()).unwrap_or(JsValue::NULL)
 }
 
 /// A JS value taken as JSON exactly, or refused with a description naming `path`: what JSON
@@ -82,11 +44,13 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
         if !n.is_finite() {
             return refuse("is NaN or Infinity, which JSON cannot hold");
         }
-        return Ok(if Number::is_safe_integer(v) {
-            Value::from(n as i64)
+        // JS prints the others (`1.5`, `1e+21`): no float formatting in the wasm.
+        let number = if JsNumber::is_safe_integer(v) {
+            Number::from(n as i64)
         } else {
-            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
-        });
+            Number::from_f64(n).unwrap_or_else(|| Number::from(0))
+        };
+        return Ok(Value::Number(number));
     }
     if let Some(s) = v.dyn_ref::<JsString>() {
         if !s.is_valid_utf16() {
@@ -103,7 +67,7 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
             .collect();
     }
     if v.is_object() && is_plain_object(v) {
-        let mut map = serde_json::Map::new();
+        let mut map = Map::new();
         for entry in Object::entries(v.unchecked_ref()).iter() {
             let pair: Array = entry.unchecked_into();
             let value = pair.get(1);

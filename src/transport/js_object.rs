@@ -4,8 +4,8 @@
 
 use std::rc::Rc;
 
+use crate::json::Value;
 use js_sys::{Function, Promise, Reflect};
-use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
