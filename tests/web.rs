@@ -4,7 +4,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Function, Object, Promise, Reflect};
-use serde_json::json;
+use neotoma_agent_wasm::json;
+use neotoma_agent_wasm::json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -13,11 +14,8 @@ use neotoma_agent_wasm::bindings::agent::NeotomaAgent;
 use neotoma_agent_wasm::bindings::store::EmbeddedStoreJs;
 use neotoma_agent_wasm::bindings::{extract_identifiers_js, idempotency_key_js};
 
-fn js(value: serde_json::Value) -> JsValue {
-    use serde::Serialize;
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap()
+fn js(value: Value) -> JsValue {
+    js_sys::JSON::parse(&value.to_string()).unwrap()
 }
 
 fn get(v: &JsValue, path: &str) -> JsValue {
@@ -47,7 +45,7 @@ fn seeded_store() -> EmbeddedStoreJs {
     store
 }
 
-fn agent_on(store: &EmbeddedStoreJs, extra: serde_json::Value) -> NeotomaAgent {
+fn agent_on(store: &EmbeddedStoreJs, extra: Value) -> NeotomaAgent {
     let options = js(json!({"conversationId": "c-web"}));
     let _ = Object::assign(
         options.unchecked_ref::<Object>(),

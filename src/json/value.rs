@@ -279,6 +279,12 @@ macro_rules! from_integer {
                 }
             }
         }
+
+        impl PartialEq<$t> for &Value {
+            fn eq(&self, other: &$t) -> bool {
+                **self == *other
+            }
+        }
     )*};
 }
 
@@ -309,6 +315,12 @@ impl PartialEq<String> for Value {
 }
 
 impl PartialEq<bool> for Value {
+    fn eq(&self, other: &bool) -> bool {
+        self.as_bool() == Some(*other)
+    }
+}
+
+impl PartialEq<bool> for &Value {
     fn eq(&self, other: &bool) -> bool {
         self.as_bool() == Some(*other)
     }
