@@ -18,3 +18,6 @@ pub use number::Number;
 pub use parse::{from_str, Error};
 pub use value::{Map, Value};
 pub use write::{to_string, ObjectWriter, ToJson, Writer};
+
+#[cfg(test)]
+mod tests;

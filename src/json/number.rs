@@ -48,13 +48,10 @@ impl Number {
 
     /// The value when the text is an integer in `u64` range (as serde_json's `as_u64`).
     pub fn as_u64(&self) -> Option<u64> {
-        if !self.is_integer() {
+        if !self.is_integer() || self.0.starts_with('-') {
             return None;
         }
-        self.0.bytes().try_fold(0u64, |n, b| {
-            n.checked_mul(10)?
-                .checked_add(u64::from(b.wrapping_sub(b'0')))
-        })
+        digits_value(&self.0)
     }
 
     /// The value when the text is an integer in `i64` range (as serde_json's `as_i64`).
@@ -63,13 +60,7 @@ impl Number {
             return None;
         }
         match self.0.strip_prefix('-') {
-            Some(digits) => {
-                let magnitude = digits.bytes().try_fold(0u64, |n, b| {
-                    n.checked_mul(10)?
-                        .checked_add(u64::from(b.wrapping_sub(b'0')))
-                })?;
-                0i64.checked_sub_unsigned(magnitude)
-            }
+            Some(digits) => 0i64.checked_sub_unsigned(digits_value(digits)?),
             None => self.as_u64().and_then(|n| i64::try_from(n).ok()),
         }
     }
@@ -104,6 +95,14 @@ macro_rules! from_integer {
 }
 
 from_integer!(u8 u16 u32 u64 usize i8 i16 i32 i64 isize);
+
+/// The value of decimal digits, `None` beyond `u64`.
+fn digits_value(digits: &str) -> Option<u64> {
+    digits.bytes().try_fold(0u64, |n, b| {
+        n.checked_mul(10)?
+            .checked_add(u64::from(b.wrapping_sub(b'0')))
+    })
+}
 
 fn is_integer_text(text: &str) -> bool {
     !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
@@ -182,7 +181,8 @@ pub(super) fn is_out_of_range(text: &str) -> bool {
     };
     // Saturates: an exponent of thousands of digits is out of range (or zero) all the same.
     let exp = exp_digits.bytes().fold(0i64, |n, b| {
-        n.saturating_mul(10).saturating_add(i64::from(b - b'0'))
+        n.saturating_mul(10)
+            .saturating_add(i64::from(b.wrapping_sub(b'0')))
     });
     power = if negative {
         power.saturating_sub(exp)
