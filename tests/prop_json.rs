@@ -113,6 +113,16 @@ fn near_json() -> impl Strategy<Value = String> {
     prop_oneof![spliced, cut, pieces]
 }
 
+/// Whether every number in `v` reads as a finite float (Rust's parsing is correctly rounded).
+fn all_numbers_finite(v: &json::Value) -> bool {
+    match v {
+        json::Value::Number(n) => n.as_str().parse::<f64>().is_ok_and(f64::is_finite),
+        json::Value::Array(items) => items.iter().all(all_numbers_finite),
+        json::Value::Object(map) => map.values().all(all_numbers_finite),
+        _ => true,
+    }
+}
+
 fn char_boundary(text: &str, mut at: usize) -> usize {
     while !text.is_char_boundary(at) {
         at -= 1;
@@ -146,6 +156,11 @@ proptest! {
                 prop_assert_eq!(&back, theirs);
             }
             (Err(_), Err(_)) => {}
+            // serde_json's default float parsing is not correctly rounded: close to f64::MAX it
+            // may overflow where the exact value rounds to a finite float.
+            (Err(e), Ok(ours)) if e.to_string().starts_with("number out of range") => {
+                prop_assert!(all_numbers_finite(ours), "ours: {ours:?}");
+            }
             _ => prop_assert!(false, "serde_json: {theirs:?}, ours: {ours:?}"),
         }
     }

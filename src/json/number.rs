@@ -156,7 +156,8 @@ pub(super) fn number_syntax_len(bytes: &[u8]) -> Option<usize> {
 }
 
 /// Whether a number in valid syntax is beyond the float range (serde_json refuses those:
-/// `1e400`). Decided on the decimal digits: a magnitude of 1.7976931348623158e308 or more.
+/// `1e400`). Decided on the decimal digits: from f64::MAX plus half an ulp (what rounds to
+/// infinity), to 40 digits.
 pub(super) fn is_out_of_range(text: &str) -> bool {
     let mantissa_end = text.find(['e', 'E']).unwrap_or(text.len());
     let (mantissa, exponent) = text.split_at(mantissa_end);
@@ -189,7 +190,7 @@ pub(super) fn is_out_of_range(text: &str) -> bool {
     } else {
         power.saturating_add(exp)
     };
-    const MAX_DIGITS: &str = "17976931348623158";
+    const MAX_DIGITS: &str = "1797693134862315807937289714053034150799";
     match power {
         p if p > 308 => true,
         308 => digits.trim_end_matches('0') >= MAX_DIGITS,
