@@ -156,45 +156,52 @@ pub(super) fn number_syntax_len(bytes: &[u8]) -> Option<usize> {
 }
 
 /// Whether a number in valid syntax is beyond the float range (serde_json refuses those:
-/// `1e400`). Decided on the decimal digits: from f64::MAX plus half an ulp (what rounds to
-/// infinity), to 40 digits.
+/// `1e400`), decided on the decimal digits without parsing a float.
 pub(super) fn is_out_of_range(text: &str) -> bool {
-    let mantissa_end = text.find(['e', 'E']).unwrap_or(text.len());
-    let (mantissa, exponent) = text.split_at(mantissa_end);
+    // f64::MAX plus half an ulp, to 40 digits: from there on, a number rounds to infinity.
+    const LIMIT_DIGITS: &[u8] = b"1797693134862315807937289714053034150799";
+    let (mantissa, exponent) = text.split_once(['e', 'E']).unwrap_or((text, ""));
     let mantissa = mantissa.strip_prefix('-').unwrap_or(mantissa);
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    // The significant digits and the power of ten of the first one.
-    let int_trimmed = int.trim_start_matches('0');
-    let (digits, mut power) = if int_trimmed.is_empty() {
-        let frac_trimmed = frac.trim_start_matches('0');
-        if frac_trimmed.is_empty() {
+    let int = int.trim_start_matches('0');
+    if int.is_empty() {
+        // Below 1 before the exponent: the first significant digit follows the zeros.
+        let significant = frac.trim_start_matches('0');
+        if significant.is_empty() {
             return false; // zero
         }
-        let leading_zeros = (frac.len() - frac_trimmed.len()) as i64;
-        (frac_trimmed.to_owned(), -1 - leading_zeros)
-    } else {
-        ([int_trimmed, frac].concat(), int_trimmed.len() as i64 - 1)
-    };
-    let exponent = exponent.get(1..).unwrap_or("");
-    let (negative, exp_digits) = match exponent.strip_prefix('-') {
+        let power =
+            exponent_value(exponent).saturating_sub(1 + (frac.len() - significant.len()) as i64);
+        return beyond(power, significant.bytes(), LIMIT_DIGITS);
+    }
+    let power = exponent_value(exponent).saturating_add(int.len() as i64 - 1);
+    beyond(power, int.bytes().chain(frac.bytes()), LIMIT_DIGITS)
+}
+
+/// Whether digits `d₁d₂…` at power `power` (d₁ × 10^power) reach the limit's digits at 10^308.
+fn beyond(power: i64, digits: impl Iterator<Item = u8>, limit: &[u8]) -> bool {
+    match power {
+        p if p > 308 => true,
+        // Decimal digits compare as the numbers do; trailing zeros only make them longer.
+        308 => digits.cmp(limit.iter().copied()) != std::cmp::Ordering::Less,
+        _ => false,
+    }
+}
+
+/// An exponent's value (`+12`, `-3`, `7`), saturated: thousands of digits are as far out.
+fn exponent_value(exponent: &str) -> i64 {
+    let (negative, digits) = match exponent.strip_prefix('-') {
         Some(d) => (true, d),
         None => (false, exponent.strip_prefix('+').unwrap_or(exponent)),
     };
-    // Saturates: an exponent of thousands of digits is out of range (or zero) all the same.
-    let exp = exp_digits.bytes().fold(0i64, |n, b| {
+    let magnitude = digits.bytes().fold(0i64, |n, b| {
         n.saturating_mul(10)
             .saturating_add(i64::from(b.wrapping_sub(b'0')))
     });
-    power = if negative {
-        power.saturating_sub(exp)
+    if negative {
+        -magnitude
     } else {
-        power.saturating_add(exp)
-    };
-    const MAX_DIGITS: &str = "1797693134862315807937289714053034150799";
-    match power {
-        p if p > 308 => true,
-        308 => digits.trim_end_matches('0') >= MAX_DIGITS,
-        _ => false,
+        magnitude
     }
 }
 
