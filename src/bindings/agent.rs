@@ -14,6 +14,7 @@ use super::js_values::{
 use super::llm::{ignore_rejection, js_extractor, JsLlm};
 use super::outbox::{storage_from, JsOutboxStorage};
 use super::reply_sink::ReplySink;
+use crate::json::{ToJson, Value};
 use crate::platform::{now_ms, spawn_promise, JsRuntime};
 use crate::protocol::error::Error;
 use crate::protocol::events::AgentEvent;
@@ -35,7 +36,7 @@ pub enum AnyTransport {
 }
 
 impl Transport for AnyTransport {
-    async fn store(&self, body: &crate::json::Value) -> Result<crate::json::Value, Error> {
+    async fn store(&self, body: &Value) -> Result<Value, Error> {
         match self {
             AnyTransport::Embedded(t) => t.store(body).await,
             AnyTransport::Http(t) => t.store(body).await,
@@ -43,10 +44,7 @@ impl Transport for AnyTransport {
         }
     }
 
-    async fn retrieve_entity_by_identifier(
-        &self,
-        body: &crate::json::Value,
-    ) -> Result<crate::json::Value, Error> {
+    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
         match self {
             AnyTransport::Embedded(t) => t.retrieve_entity_by_identifier(body).await,
             AnyTransport::Http(t) => t.retrieve_entity_by_identifier(body).await,
@@ -54,10 +52,7 @@ impl Transport for AnyTransport {
         }
     }
 
-    async fn create_relationships(
-        &self,
-        body: &crate::json::Value,
-    ) -> Result<crate::json::Value, Error> {
+    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
         match self {
             AnyTransport::Embedded(t) => t.create_relationships(body).await,
             AnyTransport::Http(t) => t.create_relationships(body).await,
@@ -240,7 +235,7 @@ pub fn agent_from(options: &JsValue, extra_options: &[&str]) -> Result<JsAgent, 
 }
 
 /// Runs `work` as a promise; protocol errors become JS errors.
-fn promise<T: crate::json::ToJson + 'static>(
+fn promise<T: ToJson + 'static>(
     work: impl std::future::Future<Output = Result<T, Error>> + 'static,
 ) -> Promise {
     spawn_promise(async move {
@@ -325,7 +320,7 @@ impl NeotomaAgent {
         work: impl FnOnce(Rc<JsAgent>, I) -> Fut,
     ) -> Promise
     where
-        T: crate::json::ToJson + 'static,
+        T: ToJson + 'static,
         Fut: std::future::Future<Output = Result<T, Error>> + 'static,
     {
         match parsed {
@@ -441,7 +436,7 @@ impl NeotomaAgent {
     pub fn pending_writes(&self) -> Promise {
         self.run(Ok(()), |agent, ()| async move {
             let writes = agent.pending_writes().await?;
-            Ok(crate::json::Value::Array(
+            Ok(Value::Array(
                 writes.iter().map(PendingWrite::to_json).collect(),
             ))
         })

@@ -1,10 +1,10 @@
 //! Reading duck-typed JS values. Strings are checked for lone UTF-16 surrogates before they
 //! cross into Rust, where they would silently become U+FFFD.
 
-use crate::json::{Map, Value};
 use js_sys::{JsString, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::json::{Map, Value};
 use crate::protocol::error::Error;
 use crate::protocol::validate::check_turn_number;
 use crate::transport::js_json;

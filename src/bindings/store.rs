@@ -5,12 +5,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::json::Value;
 use js_sys::{Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::errors::to_js;
 use super::js_values::{json_value, string_arg};
+use crate::json::Value;
 use crate::platform::now_ms;
 use crate::protocol::error::Error;
 use crate::store::{EmbeddedStore, Response};

@@ -1,5 +1,5 @@
 //! JSON values, text and the `json!` macro: the crate's own small JSON, in place of serde and
-//! serde_json (which cost the wasm about 40 KB before gzip).
+//! serde_json (whose parser, serializer, float tables and derived code cost the wasm ~11 KB gzip).
 //!
 //! - [`Value`] and [`Map`] mirror the part of `crate::json::Value` the crate uses. A map is a
 //!   `BTreeMap`, so objects are written with sorted keys, as serde_json's default map does.

@@ -11,14 +11,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::json::{Map, Value};
-
 use super::error::{Error, ErrorCode};
 use super::fnv::HashMap;
 use crate::json;
+use crate::json::{Map, Value};
 
-/// One `/store` waiting to be sent. Stored and shown to JS as camelCase JSON (converted by
-/// hand: a serde derive here costs the wasm several kilobytes).
+/// One `/store` waiting to be sent. Stored and shown to JS as camelCase JSON.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingWrite {
     pub idempotency_key: String,
@@ -102,7 +100,7 @@ fn encode(writes: &[PendingWrite]) -> String {
 }
 
 fn decode(text: &str) -> Option<Vec<PendingWrite>> {
-    let stored: Value = crate::json::from_str(text).ok()?;
+    let stored: Value = json::from_str(text).ok()?;
     if stored.get("v")?.as_u64()? != 1 {
         return None;
     }

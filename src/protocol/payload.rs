@@ -1,11 +1,10 @@
 //! Request bodies the turn protocol sends. One `/store` per message: the conversation and the
 //! message travel together, with `PART_OF` and every `REFERS_TO` edge inline.
 
-use crate::json::{Map, Value};
-
 use super::error::Error;
 use super::keys::{idempotency_key, turn_key, Role};
 use crate::json;
+use crate::json::{Map, Value};
 
 /// The conversation every message is `PART_OF`.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,9 +1,8 @@
 //! Reading Neotoma's answers. Store results are matched to what was sent by `entity_type` and
 //! `turn_key`, never by position: a replay answers newest-first and without `observation_index`.
 
-use crate::json::{Map, Value};
-
 use super::error::{Error, ErrorCode};
+use crate::json::{Map, Value};
 
 /// What one message store produced.
 #[derive(Debug, Clone, PartialEq)]

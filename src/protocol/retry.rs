@@ -4,9 +4,8 @@
 //! idempotency key: the server collapses them onto one observation. So the caller builds the
 //! body once and this module only decides *whether* and *when*.
 
-use crate::json::Value;
-
 use super::error::{Error, ErrorCode};
+use crate::json::Value;
 
 /// Bounds on retrying one request. `max_attempts` counts the first try.
 #[derive(Debug, Clone, Copy, PartialEq)]

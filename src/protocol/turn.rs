@@ -23,7 +23,6 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::future::Future;
 
-use crate::json::{Map, Value};
 use futures_util::future::{join_all, select, Either};
 
 use super::error::{Error, ErrorCode};
@@ -42,6 +41,7 @@ use super::response::{
 use super::retry::{is_deferrable, RetryPolicy};
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
 use crate::json;
+use crate::json::{Map, Value};
 use crate::transport::Transport;
 
 /// Default number of entities kept per turn (and of lookups made).

@@ -4,11 +4,10 @@
 //! `{error:{code, message, hint}}`; express's own pages (invalid JSON, unknown route, payload too
 //! large) are HTML, carried as a `Value::String` body.
 
-use crate::json::{Map, Value};
-
 use super::time::iso_ms;
 use super::Response;
 use crate::json;
+use crate::json::{Map, Value};
 
 /// The message of every zod validation failure.
 const INVALID_PAYLOAD: &str = "Invalid request payload.";

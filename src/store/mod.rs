@@ -33,9 +33,8 @@ mod sort;
 mod time;
 mod turn_index;
 
-use crate::json::{Map, Value};
-
 use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::fnv::HashMap;
 use entities::{Entity, IdempotencyRecord, Observation};
 use ids::IdGen;
@@ -55,7 +54,7 @@ pub(crate) const USER_ID: &str = "00000000-0000-0000-0000-000000000000";
 #[derive(Debug, Clone, PartialEq)]
 pub struct Response {
     pub status: u16,
-    pub body: crate::json::Value,
+    pub body: Value,
 }
 
 impl Response {
@@ -197,7 +196,7 @@ impl EmbeddedStore {
                 "Unexpected token '{token}' in JSON at position 0"
             ));
         }
-        match crate::json::from_str(raw) {
+        match json::from_str(raw) {
             Ok(value) => self.handle(method, path, Some(&value), now_ms),
             Err(e) => errors::invalid_json(&e.to_string()),
         }

@@ -10,13 +10,12 @@
 //! Ordering (the real server's is arbitrary): `retrieve_related_entities` lists relationships by
 //! `relationship_key` and entities by last update, oldest first.
 
-use crate::json::{Map, Value};
-
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::sort::sort_by;
 use super::time::{iso_ms, sanitize_ms};
 use super::{EmbeddedStore, Response, USER_ID};
 use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::fnv::HashSet;
 
 /// The writer id of edges made through the relationship API.

@@ -19,8 +19,6 @@
 //! Hits are ordered by canonical name (as in 10d), cut to `limit` (default 100); `total` is the
 //! number returned, as the real server reports it.
 
-use crate::json::{Map, Value};
-
 use super::entities::Entity;
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::ids::looks_like_entity_id;
@@ -29,6 +27,7 @@ use super::schema::{typed_needle, IDENTIFIER_FIELDS};
 use super::sort::sort_by;
 use super::{EmbeddedStore, Response};
 use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::lowercase::to_lowercase;
 
 const DEFAULT_LIMIT: usize = 100;

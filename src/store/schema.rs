@@ -14,7 +14,6 @@
 //! whose canonical name is `<entity_type>:<entity_id>`.
 
 use crate::json::{Map, Value};
-
 use crate::protocol::lowercase::to_lowercase;
 
 /// Declared fields of a `conversation`.

@@ -9,14 +9,13 @@
 //! Each is listed as `{entity_id, entity_type, canonical_name}` with the display name
 //! (`Acme Corp`). `content_preview` is the first 200 characters of `content`; `issues` is empty.
 
-use crate::json::Value;
-
 use super::entities::Entity;
 use super::errors;
 use super::sort::sort_by;
 use super::time::iso_ms;
 use super::{identity_slot, EmbeddedStore, Response};
 use crate::json;
+use crate::json::Value;
 use crate::protocol::fnv::{HashMap, HashSet};
 
 /// Characters of `content` shown in `content_preview`.

@@ -3,9 +3,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::json::Value;
-
 use super::Transport;
+use crate::json::Value;
 use crate::protocol::error::Error;
 use crate::store::{EmbeddedStore, Response};
 

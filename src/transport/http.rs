@@ -3,7 +3,6 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use crate::json::Value;
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -11,6 +10,7 @@ use web_sys::{AbortController, AbortSignal, Request, Response};
 
 use super::js_json::error_text;
 use super::Transport;
+use crate::json::{self, Value};
 use crate::platform::Timeout;
 use crate::protocol::error::{Error, ErrorCode};
 use crate::protocol::retry::retry_after_ms;
@@ -87,7 +87,7 @@ impl HttpTransport {
         let request = new_request(
             &url,
             self.token.as_deref(),
-            &crate::json::to_string(body),
+            &json::to_string(body),
             controller.as_ref().map(|c| c.signal()),
         )
         .map_err(|e| fail("could not build the request", error_text(&e)))?;
@@ -119,7 +119,7 @@ impl HttpTransport {
             _ => text,
         };
         // Error pages are HTML or plain text: keep them as a string body.
-        let parsed = crate::json::from_str(&text).unwrap_or(Value::String(text));
+        let parsed = json::from_str(&text).unwrap_or(Value::String(text));
         if failed {
             let mut error = Error::from_http(path, status, parsed);
             let retry_after = response.headers().get("retry-after").ok().flatten();

@@ -7,7 +7,6 @@
 //!   `createRelationships` methods (wasm32 only).
 
 use crate::json::Value;
-
 use crate::protocol::error::Error;
 
 pub mod embedded;
