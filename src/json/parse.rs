@@ -40,11 +40,22 @@ impl std::error::Error for Error {}
 
 /// The JSON value `text` holds (surrounding whitespace allowed, nothing else after it).
 pub fn from_str(text: &str) -> Result<Value, Error> {
+    parse(text, MAX_DEPTH)
+}
+
+/// Text this module wrote from values already in memory: read back at any depth (the values
+/// were that deep already; only foreign text needs the limit).
+pub(super) fn from_own_text(text: &str) -> Result<Value, Error> {
+    parse(text, usize::MAX)
+}
+
+fn parse(text: &str, max_depth: usize) -> Result<Value, Error> {
     let mut parser = Parser {
         text,
         bytes: text.as_bytes(),
         pos: 0,
         depth: 0,
+        max_depth,
     };
     parser.skip_whitespace();
     let value = parser.value()?;
@@ -60,6 +71,7 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     depth: usize,
+    max_depth: usize,
 }
 
 impl Parser<'_> {
@@ -141,7 +153,7 @@ impl Parser<'_> {
 
     /// An array or object, one level deeper.
     fn nested(&mut self, parse: fn(&mut Self) -> Result<Value, Error>) -> Result<Value, Error> {
-        if self.depth == MAX_DEPTH {
+        if self.depth == self.max_depth {
             return Err(self.error("recursion limit exceeded"));
         }
         self.depth += 1;

@@ -300,6 +300,19 @@ fn struct_writers_keep_field_order() {
 }
 
 #[test]
+fn to_json_keeps_values_deeper_than_the_parsing_limit() {
+    struct Wrapper(Value);
+    impl ToJson for Wrapper {
+        fn write_json(&self, w: &mut Writer) {
+            w.object().field("inner", &self.0).end();
+        }
+    }
+    let deep = from_str(&format!("{}{}", "[".repeat(127), "]".repeat(127))).expect("at the limit");
+    let wrapped = Wrapper(deep.clone()).to_json();
+    assert_eq!(wrapped["inner"], deep);
+}
+
+#[test]
 fn indexing_for_writes() {
     let mut v = Value::Null;
     v["a"] = json!([1, 2]);

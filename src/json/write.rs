@@ -2,7 +2,7 @@
 //! [`ToJson`]: how Rust values become JSON (text, or a [`Value`] for `json!`).
 
 use super::number::{is_js_exact, Number};
-use super::parse::from_str;
+use super::parse::from_own_text;
 use super::value::{Map, Value};
 
 /// Compact JSON text being written.
@@ -155,7 +155,7 @@ pub trait ToJson {
     /// The value as a [`Value`] (objects then have sorted keys, as serde_json's `to_value`).
     /// By default, read back from the text [`write_json`](Self::write_json) writes.
     fn to_json(&self) -> Value {
-        from_str(&to_string(self)).unwrap_or_default()
+        from_own_text(&to_string(self)).unwrap_or_default()
     }
 }
 
