@@ -41,16 +41,17 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
         return Ok(Value::Bool(b));
     }
     if let Some(n) = v.as_f64() {
-        if !n.is_finite() {
-            return refuse("is NaN or Infinity, which JSON cannot hold");
-        }
-        // JS prints the others (`1.5`, `1e+21`): no float formatting in the wasm.
+        // Safe integers as digits; JS prints the others (`1.5`, `1e+21`), so no float
+        // formatting is linked into the wasm.
         let number = if JsNumber::is_safe_integer(v) {
-            Number::from(n as i64)
+            Some(Number::from(n as i64))
         } else {
-            Number::from_f64(n).unwrap_or_else(|| Number::from(0))
+            Number::from_f64(n)
         };
-        return Ok(Value::Number(number));
+        return match number {
+            Some(number) => Ok(Value::Number(number)),
+            None => refuse("is NaN or Infinity, which JSON cannot hold"),
+        };
     }
     if let Some(s) = v.dyn_ref::<JsString>() {
         if !s.is_valid_utf16() {
