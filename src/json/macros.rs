@@ -62,7 +62,7 @@ macro_rules! json_internal {
     (@object $object:ident () () ()) => {};
 
     (@object $object:ident [$($key:tt)+] ($value:expr) , $($rest:tt)*) => {
-        let _ = $object.insert(($($key)+).into(), $value);
+        $crate::json::insert_member(&mut $object, ($($key)+), $value);
         $crate::json_internal!(@object $object () ($($rest)*) ($($rest)*));
     };
 
@@ -71,7 +71,7 @@ macro_rules! json_internal {
     };
 
     (@object $object:ident [$($key:tt)+] ($value:expr)) => {
-        let _ = $object.insert(($($key)+).into(), $value);
+        $crate::json::insert_member(&mut $object, ($($key)+), $value);
     };
 
     (@object $object:ident ($($key:tt)+) (: null $($rest:tt)*) $copy:tt) => {

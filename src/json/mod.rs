@@ -16,7 +16,7 @@ mod write;
 
 pub use number::Number;
 pub use parse::{from_str, Error};
-pub use value::{Map, Value};
+pub use value::{insert_member, Map, Value};
 pub use write::{to_string, ObjectWriter, ToJson, Writer};
 
 #[cfg(test)]

@@ -325,3 +325,12 @@ impl PartialEq<bool> for &Value {
         self.as_bool() == Some(*other)
     }
 }
+
+/// `map.insert(key, value)` for `json!`, out of line: one call per member instead of the
+/// insertion, the key conversion and the replaced value's drop at every member of every
+/// `json!` object.
+#[doc(hidden)]
+#[inline(never)]
+pub fn insert_member(map: &mut Map<String, Value>, key: &str, value: Value) {
+    map.insert(key.to_owned(), value);
+}
