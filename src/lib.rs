@@ -74,6 +74,7 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
     core::arch::wasm32::unreachable()
 }
 
+pub mod json;
 pub mod protocol;
 pub mod store;
 pub mod transport;

@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 
+use neotoma_agent_wasm::json::{self, Value};
 use neotoma_agent_wasm::protocol::identifiers::extract_identifiers;
 
 struct Row {
@@ -17,7 +18,7 @@ fn parse_rows(data: &str) -> Vec<Row> {
     data.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).expect("valid JSON line");
+            let v: Value = json::from_str(line).expect("valid JSON line");
             let text = v["text"].as_str().expect("text").to_string();
             let expected = v["expected"]
                 .as_array()

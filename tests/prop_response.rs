@@ -9,9 +9,10 @@
 //! `PROPTEST_RNG_SEED=$RANDOM PROPTEST_CASES=20000 cargo test --test prop_response`.
 #![cfg(not(target_arch = "wasm32"))]
 
+use neotoma_agent_wasm::json;
+use neotoma_agent_wasm::json::{Map, Number, Value};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError};
-use serde_json::{json, Map, Number, Value};
 
 use neotoma_agent_wasm::protocol::error::ErrorCode;
 use neotoma_agent_wasm::protocol::keys::{idempotency_key, turn_key, Role};
@@ -469,7 +470,7 @@ fn check_retrieve_parse(body: &Value) -> Result<(), TestCaseError> {
         for name in names {
             prop_assert!(name.trim().chars().count() >= 2, "name {name:?}");
         }
-        serde_json::to_string(entity).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert!(json::from_str(&json::to_string(entity)).is_ok());
     }
     Ok(())
 }
@@ -487,7 +488,7 @@ proptest! {
     /// text itself as a string.
     #[test]
     fn parsers_read_or_refuse_any_text(text in answer_text()) {
-        let body = serde_json::from_str::<Value>(&text).unwrap_or(Value::String(text));
+        let body = json::from_str(&text).unwrap_or(Value::String(text));
         check_store_parse(&body)?;
         check_retrieve_parse(&body)?;
     }

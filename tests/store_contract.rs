@@ -8,8 +8,9 @@
 use std::collections::HashMap;
 use std::fs;
 
+use neotoma_agent_wasm::json;
+use neotoma_agent_wasm::json::Value;
 use neotoma_agent_wasm::store::{EmbeddedStore, Response};
-use serde_json::{json, Value};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/transcripts");
 
@@ -25,7 +26,7 @@ fn load(name: &str) -> Value {
         })
         .unwrap_or_else(|| panic!("no fixture {name}"));
     let text = fs::read_to_string(&path).expect("readable fixture");
-    expand(serde_json::from_str(&text).expect("fixture is JSON"))
+    expand(json::from_str(&text).expect("fixture is JSON"))
 }
 
 /// The recordings abbreviate huge strings as `<string N chars: xxxx...>`; expand them.
@@ -372,7 +373,7 @@ fn recorded_session_replays_with_the_same_answers() {
     );
     {
         let transcript = load("07h3");
-        let raw = serde_json::to_string(&transcript["request"]["body"]).unwrap_or_default();
+        let raw = transcript["request"]["body"].to_string();
         run.clock += 1000.0;
         let r = run
             .store

@@ -4,7 +4,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Function, Object, Promise, Reflect};
-use serde_json::json;
+use neotoma_agent_wasm::json;
+use neotoma_agent_wasm::json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -13,11 +14,8 @@ use neotoma_agent_wasm::bindings::agent::NeotomaAgent;
 use neotoma_agent_wasm::bindings::store::EmbeddedStoreJs;
 use neotoma_agent_wasm::bindings::{extract_identifiers_js, idempotency_key_js};
 
-fn js(value: serde_json::Value) -> JsValue {
-    use serde::Serialize;
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap()
+fn js(value: Value) -> JsValue {
+    js_sys::JSON::parse(&value.to_string()).unwrap()
 }
 
 fn get(v: &JsValue, path: &str) -> JsValue {
@@ -47,7 +45,7 @@ fn seeded_store() -> EmbeddedStoreJs {
     store
 }
 
-fn agent_on(store: &EmbeddedStoreJs, extra: serde_json::Value) -> NeotomaAgent {
+fn agent_on(store: &EmbeddedStoreJs, extra: Value) -> NeotomaAgent {
     let options = js(json!({"conversationId": "c-web"}));
     let _ = Object::assign(
         options.unchecked_ref::<Object>(),
@@ -291,25 +289,58 @@ fn exported_helpers() {
     assert_eq!(s(&err, "code"), "INVALID_INPUT");
 }
 
-/// Values with an integer a JS number cannot hold exactly become `null` as a whole.
+/// Numbers cross the JS boundary as JS prints and reads them: no float code in the wasm, and
+/// every JS number comes back as the same number.
 #[wasm_bindgen_test]
-fn json_text_refuses_unsafe_integers() {
-    use neotoma_agent_wasm::transport::js_json::json_text;
-    let safe = json!({"max": 9007199254740991u64, "min": -9007199254740991i64, "f": [1e300, -2.5],
-                      "s": "12345678901234567890 \"99999999999999999999\""});
+fn numbers_cross_the_js_boundary_exactly() {
+    use neotoma_agent_wasm::json::Number;
+    use neotoma_agent_wasm::transport::js_json::{json_value, to_js};
+
+    let numbers = js_sys::JSON::parse(
+        "[0, -0, 7, -12, 0.1, 1.5e-7, 1e21, -2.5, 9007199254740991, 9007199254740992, 1.7976931348623157e308, 5e-324]",
+    )
+    .unwrap();
+    let value = json_value(&numbers, "numbers").unwrap();
+    let texts: Vec<&str> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| match n {
+            Value::Number(n) => n.as_str(),
+            _ => "not a number",
+        })
+        .collect();
     assert_eq!(
-        json_text(&safe, true).as_deref(),
-        Some(
-            r#"{"f":[1e+300,-2.5],"max":9007199254740991,"min":-9007199254740991,"s":"12345678901234567890 \"99999999999999999999\""}"#
-        )
+        texts,
+        [
+            "0",
+            "0",
+            "7",
+            "-12",
+            "0.1",
+            "1.5e-7",
+            "1e+21",
+            "-2.5",
+            "9007199254740991",
+            "9007199254740992.0",
+            "1.7976931348623157e+308",
+            "5e-324"
+        ]
     );
-    for unsafe_int in [
-        json!(9007199254740992u64),
-        json!({"a": [1, {"b": -9007199254740992i64}]}),
-        json!(u64::MAX),
-    ] {
-        assert_eq!(json_text(&unsafe_int, true), None);
-        assert!(json_text(&unsafe_int, false).is_some());
+    let back = to_js(&value);
+    let same: js_sys::Array = back.unchecked_into();
+    let original: js_sys::Array = numbers.unchecked_into();
+    for i in 0..original.length() {
+        assert!(
+            Object::is(&same.get(i), &original.get(i)) || i == 1,
+            "index {i}"
+        );
     }
-    assert!(neotoma_agent_wasm::transport::js_json::to_js(&json!({"n": u64::MAX})).is_null());
+    // Read in the wasm by JS too.
+    assert_eq!(value[4].as_f64(), Some(0.1));
+    assert_eq!(value[10].as_f64(), Some(f64::MAX));
+    assert_eq!(Number::from_f64(0.3).unwrap().as_str(), "0.3");
+    // An integer a JS number cannot hold exactly is refused as a whole, as before.
+    let big = json::from_str(r#"{"id": 9007199254740993}"#).unwrap();
+    assert!(to_js(&big).is_null());
 }

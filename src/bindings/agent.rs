@@ -16,6 +16,7 @@ use super::js_values::{
 use super::llm::{ignore_rejection, js_extractor, JsLlm};
 use super::outbox::{storage_from, JsOutboxStorage};
 use super::reply_sink::ReplySink;
+use crate::json::{ToJson, Value};
 use crate::platform::{now_ms, spawn_promise, JsRuntime};
 use crate::protocol::error::Error;
 use crate::protocol::events::AgentEvent;
@@ -37,7 +38,7 @@ pub enum AnyTransport {
 }
 
 impl Transport for AnyTransport {
-    async fn store(&self, body: &serde_json::Value) -> Result<serde_json::Value, Error> {
+    async fn store(&self, body: &Value) -> Result<Value, Error> {
         match self {
             AnyTransport::Embedded(t) => t.store(body).await,
             AnyTransport::Http(t) => t.store(body).await,
@@ -45,10 +46,7 @@ impl Transport for AnyTransport {
         }
     }
 
-    async fn retrieve_entity_by_identifier(
-        &self,
-        body: &serde_json::Value,
-    ) -> Result<serde_json::Value, Error> {
+    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
         match self {
             AnyTransport::Embedded(t) => t.retrieve_entity_by_identifier(body).await,
             AnyTransport::Http(t) => t.retrieve_entity_by_identifier(body).await,
@@ -56,10 +54,7 @@ impl Transport for AnyTransport {
         }
     }
 
-    async fn create_relationships(
-        &self,
-        body: &serde_json::Value,
-    ) -> Result<serde_json::Value, Error> {
+    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
         match self {
             AnyTransport::Embedded(t) => t.create_relationships(body).await,
             AnyTransport::Http(t) => t.create_relationships(body).await,
@@ -242,7 +237,7 @@ pub fn agent_from(options: &JsValue, extra_options: &[&str]) -> Result<JsAgent, 
 }
 
 /// Runs `work` as a promise; protocol errors become JS errors.
-fn promise<T: serde::Serialize + 'static>(
+fn promise<T: ToJson + 'static>(
     work: impl core::future::Future<Output = Result<T, Error>> + 'static,
 ) -> Promise {
     spawn_promise(async move {
@@ -327,7 +322,7 @@ impl NeotomaAgent {
         work: impl FnOnce(Rc<JsAgent>, I) -> Fut,
     ) -> Promise
     where
-        T: serde::Serialize + 'static,
+        T: ToJson + 'static,
         Fut: core::future::Future<Output = Result<T, Error>> + 'static,
     {
         match parsed {
@@ -443,7 +438,7 @@ impl NeotomaAgent {
     pub fn pending_writes(&self) -> Promise {
         self.run(Ok(()), |agent, ()| async move {
             let writes = agent.pending_writes().await?;
-            Ok(serde_json::Value::Array(
+            Ok(Value::Array(
                 writes.iter().map(PendingWrite::to_json).collect(),
             ))
         })

@@ -4,9 +4,9 @@
 use crate::prelude::*;
 
 use js_sys::{JsString, Reflect};
-use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::json::{Map, Value};
 use crate::protocol::error::Error;
 use crate::protocol::validate::check_turn_number;
 use crate::transport::js_json;

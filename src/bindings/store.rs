@@ -8,11 +8,11 @@ use alloc::rc::Rc;
 use core::cell::RefCell;
 
 use js_sys::{Promise, Reflect};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::errors::to_js;
 use super::js_values::{json_value, string_arg};
+use crate::json::Value;
 use crate::platform::now_ms;
 use crate::protocol::error::Error;
 use crate::store::{EmbeddedStore, Response};

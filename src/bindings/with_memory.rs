@@ -9,9 +9,9 @@ use super::agent::NeotomaAgent;
 use super::errors::{thrown, to_js};
 use super::js_values::{field, string_arg};
 use super::llm::JsLlm;
+use crate::json;
 use crate::platform::spawn_promise;
 use crate::protocol::error::Error;
-use crate::protocol::json::json;
 use crate::transport::js_json::to_js as json_to_js;
 
 #[wasm_bindgen(js_name = withMemory, unchecked_return_type = "WrappedAgent")]

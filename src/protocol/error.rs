@@ -7,7 +7,7 @@ use alloc::rc::Rc;
 use core::any::Any;
 use core::fmt;
 
-use serde_json::Value;
+use crate::json::Value;
 
 /// Stable error codes: part of the public API (`err.code` in JS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,7 +153,7 @@ impl core::error::Error for Error {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn idempotency_mismatch_is_recognised() {

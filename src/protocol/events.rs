@@ -4,26 +4,20 @@
 
 use crate::prelude::*;
 
-use serde::Serialize;
-
 use super::error::Error;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum AgentEvent {
     /// A request failed in a way another attempt may cure; the agent waits `delay_ms`.
-    #[serde(rename_all = "camelCase")]
     Retry {
         path: &'static str,
         /// The attempt that failed (1 = the first).
         attempt: u32,
         delay_ms: u32,
         code: &'static str,
-        #[serde(skip_serializing_if = "Option::is_none")]
         status: Option<u16>,
     },
     /// A message could not be stored now; it is in the outbox.
-    #[serde(rename_all = "camelCase")]
     WritePending {
         turn_id: String,
         role: String,
@@ -34,7 +28,6 @@ pub enum AgentEvent {
         pending: usize,
     },
     /// An outbox write was stored.
-    #[serde(rename_all = "camelCase")]
     WriteFlushed {
         turn_id: String,
         role: String,
@@ -44,14 +37,12 @@ pub enum AgentEvent {
     },
     /// An outbox write was refused on its merits (not a network problem); it is dropped from
     /// the outbox and reported here and in `flush()`'s result.
-    #[serde(rename_all = "camelCase")]
     WriteFailed {
         turn_id: String,
         role: String,
         idempotency_key: String,
         code: &'static str,
         message: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
         status: Option<u16>,
     },
 }

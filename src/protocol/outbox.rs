@@ -13,14 +13,12 @@ use crate::prelude::*;
 use alloc::rc::Rc;
 use core::cell::RefCell;
 
-use serde_json::{Map, Value};
-
 use super::error::{Error, ErrorCode};
 use super::fnv::HashMap;
-use super::json::json;
+use crate::json;
+use crate::json::{Map, Value};
 
-/// One `/store` waiting to be sent. Stored and shown to JS as camelCase JSON (converted by
-/// hand: a serde derive here costs the wasm several kilobytes).
+/// One `/store` waiting to be sent. Stored and shown to JS as camelCase JSON.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingWrite {
     pub idempotency_key: String,
@@ -100,11 +98,11 @@ fn encode(writes: &[PendingWrite]) -> String {
         "writes".into(),
         Value::Array(writes.iter().map(PendingWrite::to_json).collect()),
     );
-    serde_json::to_string(&Value::Object(stored)).unwrap_or_default()
+    crate::json::to_string(&Value::Object(stored))
 }
 
 fn decode(text: &str) -> Option<Vec<PendingWrite>> {
-    let stored: Value = serde_json::from_str(text).ok()?;
+    let stored: Value = json::from_str(text).ok()?;
     if stored.get("v")?.as_u64()? != 1 {
         return None;
     }
@@ -190,8 +188,8 @@ impl<S: OutboxStorage> Outbox<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use futures_util::FutureExt;
-    use serde_json::json;
 
     fn write(key: &str) -> PendingWrite {
         PendingWrite {

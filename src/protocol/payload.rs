@@ -3,11 +3,10 @@
 
 use crate::prelude::*;
 
-use serde_json::{Map, Value};
-
 use super::error::Error;
-use super::json::json;
 use super::keys::{idempotency_key, turn_key, Role};
+use crate::json;
+use crate::json::{Map, Value};
 
 /// The conversation every message is `PART_OF`.
 #[derive(Debug, Clone, PartialEq)]

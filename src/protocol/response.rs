@@ -3,10 +3,8 @@
 
 use crate::prelude::*;
 
-use serde::Serialize;
-use serde_json::{Map, Value};
-
 use super::error::{Error, ErrorCode};
+use crate::json::{Map, Value};
 
 /// What one message store produced.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +82,7 @@ pub fn parse_store_response(
 }
 
 /// One entity found by bounded retrieval, in one shape whatever the server's `match_mode`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RetrievedEntity {
     pub id: String,
     pub entity_type: String,
@@ -166,7 +164,7 @@ fn invalid(message: impl Into<String>) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn replay_answers_are_matched_by_type_not_position() {

@@ -4,9 +4,8 @@
 //! idempotency key: the server collapses them onto one observation. So the caller builds the
 //! body once and this module only decides *whether* and *when*.
 
-use serde_json::Value;
-
 use super::error::{Error, ErrorCode};
+use crate::json::Value;
 
 /// Bounds on retrying one request. `max_attempts` counts the first try.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -122,8 +121,8 @@ pub fn retry_after_ms(header: &str, date_ms: Option<f64>, now_ms: f64) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::prelude::*;
-    use serde_json::json;
 
     fn http(status: u16, body: Value) -> Error {
         Error::from_http("/store", status, body)

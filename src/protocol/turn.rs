@@ -26,14 +26,11 @@ use core::cell::{Cell, RefCell};
 use core::future::Future;
 
 use futures_util::future::{join_all, select, Either};
-use serde::Serialize;
-use serde_json::{Map, Value};
 
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
 use super::fnv::HashMap;
 use super::identifiers::extract_identifiers;
-use super::json::json;
 use super::keys::{turn_key, Role};
 use super::lowercase::to_lowercase;
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
@@ -46,6 +43,8 @@ use super::response::{
 use super::retry::{is_deferrable, RetryPolicy};
 use super::substring::contains;
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
+use crate::json;
+use crate::json::{Map, Value};
 use crate::transport::Transport;
 
 /// Default number of entities kept per turn (and of lookups made).
@@ -80,8 +79,7 @@ pub struct Reply {
 }
 
 /// What the LLM callback sees.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct TurnContext {
     pub retrieved: Vec<RetrievedEntity>,
     pub retrieved_entity_ids: Vec<String>,
@@ -158,8 +156,7 @@ pub struct OpenTurnInput {
     pub extra: Option<Map<String, Value>>,
 }
 
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct OpenTurnResult {
     pub turn_id: String,
     pub turn_number: u32,
@@ -187,11 +184,9 @@ pub struct CloseTurnInput {
     pub revision: Option<u32>,
 }
 
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct CloseTurnResult {
     pub turn_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub turn_number: Option<u32>,
     pub conversation_entity_id: Option<String>,
     pub assistant_message_entity_id: Option<String>,
@@ -202,14 +197,13 @@ pub struct CloseTurnResult {
 }
 
 /// A flag per message of a turn (`replayed`, `pending`).
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PerMessage {
     pub user: bool,
     pub assistant: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct TurnResult {
     pub assistant_message: String,
     pub turn_id: String,
@@ -228,8 +222,7 @@ pub struct TurnResult {
 }
 
 /// What `flush` did.
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct FlushResult {
     pub flushed: usize,
     /// Still in the outbox (the server is still unreachable).
@@ -238,8 +231,7 @@ pub struct FlushResult {
     pub failed: Vec<FailedWrite>,
 }
 
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct FailedWrite {
     pub idempotency_key: String,
     pub turn_id: String,

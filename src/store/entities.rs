@@ -16,13 +16,12 @@
 
 use crate::prelude::*;
 
-use serde_json::{Map, Value};
-
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::schema::{self, display_name, schema_for, Identity};
 use super::time::{iso_ms, sanitize_ms};
 use super::{identity_slot, EmbeddedStore, Response, USER_ID};
-use crate::protocol::json::json;
+use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::lowercase::to_lowercase;
 
 /// The top-level fields `POST /store` accepts (transcript 07e, in the server's order).

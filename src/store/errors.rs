@@ -6,11 +6,10 @@
 
 use crate::prelude::*;
 
-use serde_json::{Map, Value};
-
 use super::time::iso_ms;
 use super::Response;
-use crate::protocol::json::json;
+use crate::json;
+use crate::json::{Map, Value};
 
 /// The message of every zod validation failure.
 const INVALID_PAYLOAD: &str = "Invalid request payload.";

@@ -35,10 +35,9 @@ mod sort;
 mod time;
 mod turn_index;
 
-use serde_json::{Map, Value};
-
+use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::fnv::HashMap;
-use crate::protocol::json::json;
 use entities::{Entity, IdempotencyRecord, Observation};
 use ids::IdGen;
 use relationships::Relationship;
@@ -57,7 +56,7 @@ pub(crate) const USER_ID: &str = "00000000-0000-0000-0000-000000000000";
 #[derive(Debug, Clone, PartialEq)]
 pub struct Response {
     pub status: u16,
-    pub body: serde_json::Value,
+    pub body: Value,
 }
 
 impl Response {
@@ -199,7 +198,7 @@ impl EmbeddedStore {
                 "Unexpected token '{token}' in JSON at position 0"
             ));
         }
-        match serde_json::from_str::<Value>(raw) {
+        match json::from_str(raw) {
             Ok(value) => self.handle(method, path, Some(&value), now_ms),
             Err(e) => errors::invalid_json(&e.to_string()),
         }

@@ -12,14 +12,13 @@
 
 use crate::prelude::*;
 
-use serde_json::{Map, Value};
-
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::sort::sort_by;
 use super::time::{iso_ms, sanitize_ms};
 use super::{EmbeddedStore, Response, USER_ID};
+use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::fnv::HashSet;
-use crate::protocol::json::json;
 
 /// The writer id of edges made through the relationship API.
 const API_ORIGIN: &str = "api:create_relationship";

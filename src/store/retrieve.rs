@@ -21,8 +21,6 @@
 
 use crate::prelude::*;
 
-use serde_json::{Map, Value};
-
 use super::entities::Entity;
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::ids::looks_like_entity_id;
@@ -30,7 +28,8 @@ use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
 use super::sort::sort_by;
 use super::{EmbeddedStore, Response};
-use crate::protocol::json::json;
+use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::lowercase::to_lowercase;
 use crate::protocol::substring::contains;
 
@@ -93,7 +92,7 @@ fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
     }
     match entity.snapshot.get(field) {
         Some(Value::String(s)) => contains(&to_lowercase(s), needle),
-        Some(Value::Number(n)) => contains(&serde_json::to_string(n).unwrap_or_default(), needle),
+        Some(Value::Number(n)) => contains(n.as_str(), needle),
         _ => false,
     }
 }

@@ -15,8 +15,7 @@
 
 use crate::prelude::*;
 
-use serde_json::{Map, Value};
-
+use crate::json::{Map, Value};
 use crate::protocol::lowercase::to_lowercase;
 
 /// Declared fields of a `conversation`.
@@ -140,7 +139,7 @@ pub(crate) struct Identity {
 fn identity_text(value: Option<&Value>) -> Option<String> {
     match value {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-        Some(Value::Number(n)) => serde_json::to_string(n).ok(),
+        Some(Value::Number(n)) => Some(n.as_str().to_owned()),
         _ => None,
     }
 }
@@ -273,7 +272,7 @@ pub(crate) fn display_name(snapshot: &Map<String, Value>) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn fields(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap_or_default()

@@ -11,15 +11,14 @@
 
 use crate::prelude::*;
 
-use serde_json::Value;
-
 use super::entities::Entity;
 use super::errors;
 use super::sort::sort_by;
 use super::time::iso_ms;
 use super::{identity_slot, EmbeddedStore, Response};
+use crate::json;
+use crate::json::Value;
 use crate::protocol::fnv::{HashMap, HashSet};
-use crate::protocol::json::json;
 
 /// Characters of `content` shown in `content_preview`.
 const PREVIEW_CHARS: usize = 200;

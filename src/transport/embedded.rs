@@ -3,9 +3,8 @@
 use alloc::rc::Rc;
 use core::cell::RefCell;
 
-use serde_json::Value;
-
 use super::Transport;
+use crate::json::Value;
 use crate::protocol::error::Error;
 use crate::store::{EmbeddedStore, Response};
 

@@ -6,13 +6,13 @@ use alloc::rc::Rc;
 use core::cell::Cell;
 
 use js_sys::{Object, Promise, Reflect};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, Request, Response};
 
-use super::js_json::{error_text, json_text};
+use super::js_json::error_text;
 use super::Transport;
+use crate::json::{self, Value};
 use crate::platform::Timeout;
 use crate::protocol::error::{Error, ErrorCode};
 use crate::protocol::retry::retry_after_ms;
@@ -90,7 +90,7 @@ impl HttpTransport {
         let request = new_request(
             &url,
             self.token.as_deref(),
-            &json_text(body, false).unwrap_or_default(),
+            &json::to_string(body),
             controller.as_ref().map(|c| c.signal()),
         )
         .map_err(|e| fail("could not build the request", error_text(&e)))?;
@@ -120,7 +120,7 @@ impl HttpTransport {
             _ => text,
         };
         // Error pages are HTML or plain text: keep them as a string body.
-        let parsed = serde_json::from_str::<Value>(&text).unwrap_or(Value::String(text));
+        let parsed = json::from_str(&text).unwrap_or(Value::String(text));
         if failed {
             let mut error = Error::from_http(path, status, parsed);
             let retry_after = response.headers().get("retry-after").ok().flatten();

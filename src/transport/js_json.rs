@@ -1,15 +1,15 @@
-//! JSON-like values across the JS boundary, without a general-purpose serde ↔ JS layer.
+//! JSON values across the JS boundary, without a general-purpose serde ↔ JS layer.
 //!
-//! - [`to_js`]: any `Serialize` value as plain JS objects and arrays (serde_json text, then
-//!   `JSON.parse`: struct fields keep their order).
-//! - [`json_value`]: a JS value as a `serde_json::Value`, exactly or not at all.
+//! - [`to_js`]: any [`ToJson`] value as plain JS objects and arrays (its JSON text, then
+//!   `JSON.parse`: struct fields keep their order, and JS reads the numbers).
+//! - [`json_value`]: a JS value as a [`Value`], exactly or not at all.
 
 use crate::prelude::*;
 
-use js_sys::{Array, JsString, Number, Object};
-use serde::Serialize;
-use serde_json::Value;
+use js_sys::{Array, JsString, Number as JsNumber, Object};
 use wasm_bindgen::prelude::*;
+
+use crate::json::{Map, Number, ToJson, Value, Writer};
 
 #[wasm_bindgen]
 extern "C" {
@@ -20,51 +20,13 @@ extern "C" {
 
 /// A value as a plain JS value (objects, not Maps; `null` for `None`). A value holding an
 /// integer that a JS number cannot represent exactly gives `null` as a whole.
-pub fn to_js(value: &impl Serialize) -> JsValue {
-    json_text(value, true)
-        .and_then(|t| js_sys::JSON::parse(&t).ok())
-        .unwrap_or(JsValue::NULL)
-}
-
-/// Compact JSON text (as `serde_json::to_string`); with `js_safe`, `None` when an integer is
-/// outside the safe JS range (|n| ≥ 2^53). serde_json without std takes no custom formatter, so
-/// the integers are checked in the text: it writes them as bare digits, floats always with a
-/// `.` or an exponent.
-pub fn json_text(value: &impl Serialize, js_safe: bool) -> Option<String> {
-    let text = serde_json::to_string(value).ok()?;
-    (!js_safe || integers_js_safe(&text)).then_some(text)
-}
-
-const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
-/// Whether every integer token of the JSON `text` (outside strings) is within ±(2^53 - 1).
-fn integers_js_safe(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let (mut i, mut in_string) = (0, false);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if in_string => i += 1,
-            b'"' => in_string = !in_string,
-            b'0'..=b'9' if !in_string => {
-                let (mut n, mut float) = (0u64, false);
-                while let Some(&b) = bytes.get(i) {
-                    match b {
-                        b'0'..=b'9' => n = n.saturating_mul(10).saturating_add(u64::from(b - b'0')),
-                        b'.' | b'e' | b'E' | b'+' | b'-' => float = true,
-                        _ => break,
-                    }
-                    i += 1;
-                }
-                if !float && n > MAX_SAFE_INTEGER {
-                    return false;
-                }
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
+pub fn to_js(value: &dyn ToJson) -> JsValue {
+    let mut w = Writer::new();
+    value.write_json(&mut w);
+    if !w.is_js_exact() {
+        return JsValue::NULL;
     }
-    true
+    js_sys::JSON::parse(&w.into_text()).unwrap_or(JsValue::NULL)
 }
 
 /// A JS value taken as JSON exactly, or refused with a description naming `path`: what JSON
@@ -81,14 +43,17 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
         return Ok(Value::Bool(b));
     }
     if let Some(n) = v.as_f64() {
-        if !n.is_finite() {
-            return refuse("is NaN or Infinity, which JSON cannot hold");
-        }
-        return Ok(if Number::is_safe_integer(v) {
-            Value::from(n as i64)
+        // Safe integers as digits; JS prints the others (`1.5`, `1e+21`), so no float
+        // formatting is linked into the wasm.
+        let number = if JsNumber::is_safe_integer(v) {
+            Some(Number::from(n as i64))
         } else {
-            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
-        });
+            Number::from_f64(n)
+        };
+        return match number {
+            Some(number) => Ok(Value::Number(number)),
+            None => refuse("is NaN or Infinity, which JSON cannot hold"),
+        };
     }
     if let Some(s) = v.dyn_ref::<JsString>() {
         if !s.is_valid_utf16() {
@@ -105,7 +70,7 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
             .collect();
     }
     if v.is_object() && is_plain_object(v) {
-        let mut map = serde_json::Map::new();
+        let mut map = Map::new();
         for entry in Object::entries(v.unchecked_ref()).iter() {
             let pair: Array = entry.unchecked_into();
             let value = pair.get(1);

@@ -7,12 +7,12 @@ use crate::prelude::*;
 use alloc::rc::Rc;
 
 use js_sys::{Function, Promise, Reflect};
-use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use super::js_json::{json_value, to_js};
 use super::Transport;
+use crate::json::Value;
 use crate::protocol::error::{Error, ErrorCode};
 
 pub const METHODS: [&str; 3] = ["store", "retrieveEntityByIdentifier", "createRelationships"];

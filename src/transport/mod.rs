@@ -6,8 +6,7 @@
 //! - `js_object`: any JS object with `store`, `retrieveEntityByIdentifier` and
 //!   `createRelationships` methods (wasm32 only).
 
-use serde_json::Value;
-
+use crate::json::Value;
 use crate::protocol::error::Error;
 
 pub mod embedded;
