@@ -6,8 +6,9 @@ use crate::prelude::*;
 
 use core::fmt;
 
+use super::map::Map;
 use super::number::{is_out_of_range, number_syntax_len, Number};
-use super::value::{Map, Value};
+use super::value::Value;
 
 /// Arrays and objects nested deeper than this are refused (serde_json's limit).
 const MAX_DEPTH: usize = 127;

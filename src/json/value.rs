@@ -2,15 +2,12 @@
 
 use crate::prelude::*;
 
-use alloc::collections::BTreeMap;
 use core::fmt;
 use core::ops;
 
+use super::map::Map;
 use super::number::Number;
 use super::write::to_string;
-
-/// An object's members, sorted by key (as serde_json's default map).
-pub type Map<K, V> = BTreeMap<K, V>;
 
 /// A JSON value.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -188,7 +185,7 @@ impl ops::IndexMut<&str> for Value {
             *self = Value::Object(Map::new());
         }
         match self {
-            Value::Object(map) => map.entry(key.to_owned()).or_insert(Value::Null),
+            Value::Object(map) => map.get_or_insert(key, Value::Null),
             _ => panic!("cannot index a non-object JSON value with a key"),
         }
     }

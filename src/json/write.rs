@@ -3,9 +3,10 @@
 
 use crate::prelude::*;
 
+use super::map::Map;
 use super::number::{is_js_exact, Number};
 use super::parse::from_own_text;
-use super::value::{Map, Value};
+use super::value::Value;
 
 /// Compact JSON text being written.
 #[derive(Default)]

@@ -283,7 +283,7 @@ fn parse_store_request(body: &Map<String, Value>) -> Result<StoreRequest<'_>, Ve
     };
     let has_file = ["file_path", "file_content"]
         .iter()
-        .any(|k| matches!(body.get(*k), Some(Value::String(s)) if !s.is_empty()));
+        .any(|k| matches!(body.get(k), Some(Value::String(s)) if !s.is_empty()));
 
     if issues.is_empty() {
         Ok(StoreRequest {
@@ -682,7 +682,7 @@ impl EmbeddedStore {
                 ));
             }
             for field in schema.required {
-                if !entity.snapshot.contains_key(*field) {
+                if !entity.snapshot.contains_key(field) {
                     warnings.push(warning(
                         "MISSING_REQUIRED_FIELD",
                         missing_required_message(entity_type, field),

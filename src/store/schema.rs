@@ -182,7 +182,7 @@ fn composite(entity_type: &str, field: &str, resolver: &str, text: String) -> Id
 
 fn heuristic(entity_type: &str, fields: &Map<String, Value>) -> Identity {
     for field in HEURISTIC_NAME_FIELDS {
-        if let Some(text) = identity_text(fields.get(*field)) {
+        if let Some(text) = identity_text(fields.get(field)) {
             let mut canonical = text.trim().to_string();
             if matches!(entity_type, "company" | "organization") && *field == "name" {
                 canonical = strip_corporate_suffix(&canonical);
@@ -263,7 +263,7 @@ pub(crate) fn typed_needle(entity_type: &str, identifier: &str) -> Option<String
 /// The display name of a snapshot (`snapshot.canonical_name` in snapshot answers; `null` for
 /// messages).
 pub(crate) fn display_name(snapshot: &Map<String, Value>) -> Option<&str> {
-    DISPLAY_FIELDS.iter().find_map(|f| match snapshot.get(*f) {
+    DISPLAY_FIELDS.iter().find_map(|f| match snapshot.get(f) {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.as_str()),
         _ => None,
     })
