@@ -36,6 +36,7 @@ use crate::prelude::*;
 use super::fnv::HashSet;
 use super::lowercase::to_lowercase;
 
+mod char_class;
 mod lexicon;
 use lexicon::*;
 
@@ -174,22 +175,22 @@ impl Shape {
                 } else {
                     s.upper_after_first = true;
                 }
-            } else if c.is_alphabetic() {
+            } else if char_class::is_alphabetic(c) {
                 s.letters += 1;
-                if c.is_uppercase() {
+                if char_class::is_uppercase(c) {
                     s.upper += 1;
                     if first {
                         s.first_upper = true;
                     } else {
                         s.upper_after_first = true;
                     }
-                } else if c.is_lowercase() {
+                } else if char_class::is_lowercase(c) {
                     s.lower += 1;
                 }
             } else if c.is_ascii_digit() {
                 s.digits += 1;
                 s.numeric += 1;
-            } else if c.is_numeric() {
+            } else if char_class::is_number(c) {
                 s.numeric += 1;
             } else if !is_mark(c) {
                 match c {
@@ -355,7 +356,7 @@ impl<'a> Scanner<'a> {
         }
         match kind {
             // An apostrophe only opens a quote when it does not sit inside a word.
-            2 | 3 if self.prev(i).is_some_and(is_wordish) || !next.is_alphanumeric() => {
+            2 | 3 if self.prev(i).is_some_and(is_wordish) || !char_class::is_alphanumeric(next) => {
                 return None
             }
             // "``" / "```": code fences and doubled backticks are not quotes.
@@ -436,7 +437,7 @@ impl<'a> Scanner<'a> {
             _ => trimmed,
         };
         // A one-character quote ("rock 'n' roll", grade 'A') names nothing.
-        if trimmed.chars().any(char::is_alphanumeric) && trimmed.chars().nth(1).is_some() {
+        if trimmed.chars().any(char_class::is_alphanumeric) && trimmed.chars().nth(1).is_some() {
             self.push_out(trimmed);
         }
     }
@@ -467,7 +468,7 @@ impl<'a> Scanner<'a> {
                 '(' => open += 1,
                 ')' => close += 1,
                 '.' => dot = true,
-                _ => alnum |= d.is_alphanumeric(),
+                _ => alnum |= char_class::is_alphanumeric(d),
             }
             j += len;
             j_ci += 1;
@@ -601,7 +602,7 @@ impl<'a> Scanner<'a> {
                 let rest = w.get(1..).unwrap_or_default();
                 let ok = rest.chars().count() >= 2
                     && rest.chars().all(|c| is_wordish(c) || c == '_' || c == '-')
-                    && rest.chars().any(char::is_alphanumeric);
+                    && rest.chars().any(char_class::is_alphanumeric);
                 if ok {
                     self.emit_id(b, end);
                 } else {
@@ -676,7 +677,7 @@ impl<'a> Scanner<'a> {
             }
         }
         let name = rest.get(..len).unwrap_or("").trim_end_matches(['.', '-']);
-        if name.chars().any(char::is_alphanumeric) {
+        if name.chars().any(char_class::is_alphanumeric) {
             self.emit_id(b, b + 1 + name.len());
         } else {
             self.filler();
@@ -717,10 +718,10 @@ impl<'a> Scanner<'a> {
         }
         if labels().all(|l| {
             let mut cs = l.chars();
-            cs.next().is_some_and(char::is_alphabetic) && cs.next().is_none()
+            cs.next().is_some_and(char_class::is_alphabetic) && cs.next().is_none()
         }) {
             // Initials: "J.R.R", "U.S" join names; "e.g", "i.e", "a.m" do not.
-            if w.chars().all(|c| c == '.' || c.is_uppercase()) {
+            if w.chars().all(|c| c == '.' || char_class::is_uppercase(c)) {
                 self.word(b, end, Kind::Initial, 0);
             } else {
                 self.filler();
@@ -751,16 +752,16 @@ impl<'a> Scanner<'a> {
         let end = b + w.len();
         let parts_ok = w
             .split('&')
-            .all(|p| !p.is_empty() && p.chars().all(char::is_alphabetic));
+            .all(|p| !p.is_empty() && p.chars().all(char_class::is_alphabetic));
         if !parts_ok {
             self.other();
-        } else if w.chars().all(|c| c == '&' || c.is_uppercase()) {
+        } else if w.chars().all(|c| c == '&' || char_class::is_uppercase(c)) {
             if lookup(w) & F_ACRONYM_STOP != 0 {
                 self.filler();
             } else {
                 self.word(b, end, Kind::Caps, 0);
             }
-        } else if w.chars().next().is_some_and(char::is_uppercase) {
+        } else if w.chars().next().is_some_and(char_class::is_uppercase) {
             self.word(b, end, Kind::Camel, 0);
         } else {
             self.other();
@@ -796,7 +797,7 @@ impl<'a> Scanner<'a> {
             return;
         }
         // Letters only: a name when every part is capitalised ("Jean-Luc", "Coca-Cola").
-        if parts().all(|p| p.chars().next().is_some_and(char::is_uppercase)) {
+        if parts().all(|p| p.chars().next().is_some_and(char_class::is_uppercase)) {
             if shape.lower == 0 {
                 self.word(b, end, Kind::Caps, 0);
             } else {
@@ -809,10 +810,10 @@ impl<'a> Scanner<'a> {
 
     fn apostrophe(&mut self, w: &'a str, b: usize) {
         // "O'Brien", "D'Angelo": capitalised, and every apostrophe is followed by a capital.
-        let mut name = w.chars().next().is_some_and(char::is_uppercase);
+        let mut name = w.chars().next().is_some_and(char_class::is_uppercase);
         let mut after_apos = false;
         for c in w.chars() {
-            if after_apos && !c.is_uppercase() {
+            if after_apos && !char_class::is_uppercase(c) {
                 name = false;
             }
             after_apos = c == '\'' || c == '’';
@@ -1182,7 +1183,7 @@ fn is_line_break(c: char) -> bool {
 }
 
 fn is_wordish(c: char) -> bool {
-    c.is_alphanumeric() || is_mark(c)
+    char_class::is_alphanumeric(c) || is_mark(c)
 }
 
 #[inline(always)]
@@ -1273,7 +1274,7 @@ fn is_email(w: &str) -> bool {
     let tld_ok = domain
         .rsplit('.')
         .next()
-        .is_some_and(|t| t.len() >= 2 && t.chars().all(char::is_alphabetic));
+        .is_some_and(|t| t.len() >= 2 && t.chars().all(char_class::is_alphabetic));
     local_ok && labels_ok && tld_ok
 }
 
@@ -1399,10 +1400,10 @@ fn is_digit_brand(w: &str) -> bool {
     let rest = w.get(digits..).unwrap_or("");
     let mut cs = rest.chars();
     digits > 0
-        && cs.next().is_some_and(char::is_uppercase)
+        && cs.next().is_some_and(char_class::is_uppercase)
         && rest.chars().count() >= 3
-        && cs.all(char::is_alphabetic)
-        && rest.chars().any(char::is_lowercase)
+        && cs.all(char_class::is_alphabetic)
+        && rest.chars().any(char_class::is_lowercase)
 }
 
 /// A mixed letter+digit token that reads like a code ("QX7P2M", "A320", "user4821"), not a
@@ -1421,8 +1422,8 @@ fn is_code(w: &str) -> bool {
         chars += 1;
         let d = c.is_ascii_digit();
         has_digit |= d;
-        has_letter |= c.is_alphabetic();
-        upper |= c.is_uppercase();
+        has_letter |= char_class::is_alphabetic(c);
+        upper |= char_class::is_uppercase(c);
         if prev_digit.is_some_and(|p| p != d) {
             transitions += 1;
         }
