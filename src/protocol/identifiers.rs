@@ -33,7 +33,6 @@
 
 use crate::prelude::*;
 
-use super::fnv::HashSet;
 use super::lowercase::to_lowercase;
 
 mod char_class;
@@ -216,7 +215,8 @@ struct Scanner<'a> {
     text: &'a str,
     bytes: &'a [u8],
     out: Vec<String>,
-    seen: HashSet<String>,
+    /// The lowercased `out`, for duplicate checks.
+    seen: Vec<String>,
     run: Vec<El>,
     run_words: usize,
     overflow: bool,
@@ -232,7 +232,7 @@ impl<'a> Scanner<'a> {
             text,
             bytes: text.as_bytes(),
             out: Vec::new(),
-            seen: HashSet::default(),
+            seen: Vec::new(),
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
             run_words: 0,
             overflow: false,
@@ -729,16 +729,12 @@ impl<'a> Scanner<'a> {
             return true;
         }
         // A domain ("docs.example.com") or a file name ("report.pdf", "Node.js").
-        let last = labels().next_back().unwrap_or("");
+        let last = after_last(w, b'.');
         let labels_ok = labels().all(|l| l.chars().all(|c| is_wordish(c) || c == '-' || c == '_'));
         let last_ok = last.len() >= 2
             && (last.bytes().all(|c| c.is_ascii_lowercase())
                 || (last.len() <= 4 && last.bytes().all(|c| c.is_ascii_uppercase())));
-        let known = {
-            let mut buf = [0u8; MAX_LOOKUP_BYTES];
-            ascii_lower(last, &mut buf)
-                .is_some_and(|l| flags_of(l.as_bytes()) & (F_TLD | F_FILE_EXT) != 0)
-        };
+        let known = lookup(last) & (F_TLD | F_FILE_EXT) != 0;
         if labels_ok && last_ok && known {
             self.emit_id(b, end);
         } else {
@@ -1141,17 +1137,10 @@ impl<'a> Scanner<'a> {
             Some((cut, _)) => s.get(..cut).unwrap_or(s).trim_end(),
             None => s,
         };
-        let mut buf = [0u8; 64];
-        let seen = if s.is_ascii() && s.len() <= buf.len() {
-            let key = &mut buf[..s.len()];
-            key.copy_from_slice(s.as_bytes());
-            key.make_ascii_lowercase();
-            core::str::from_utf8(key).is_ok_and(|k| self.seen.contains(k))
-        } else {
-            self.seen.contains(&to_lowercase(s))
-        };
-        if !seen {
-            self.seen.insert(to_lowercase(s));
+        // At most MAX_IDENTIFIERS keys: a scan is cheaper in code than a hash set.
+        let key = to_lowercase(s);
+        if !self.seen.contains(&key) {
+            self.seen.push(key);
             self.out.push(s.to_string());
         }
     }
@@ -1242,21 +1231,28 @@ fn strip_possessive(w: &str) -> (&str, bool) {
     (w, false)
 }
 
-/// Lowercases an ASCII word into `buf` for lookups.
-fn ascii_lower<'b>(w: &str, buf: &'b mut [u8; MAX_LOOKUP_BYTES]) -> Option<&'b str> {
-    if w.is_empty() || w.len() > MAX_LOOKUP_BYTES || !w.is_ascii() {
-        return None;
-    }
-    let dst = &mut buf[..w.len()];
-    dst.copy_from_slice(w.as_bytes());
-    dst.make_ascii_lowercase();
-    core::str::from_utf8(dst).ok()
+/// `w` split around its last `sep`, an ASCII byte (so both parts are whole chars). Byte
+/// loops instead of `rsplit`, which would link core's reverse char searcher.
+fn split_last(w: &str, sep: u8) -> Option<(&str, &str)> {
+    let i = w.bytes().rposition(|b| b == sep)?;
+    Some((w.get(..i)?, w.get(i + 1..)?))
+}
+
+/// What follows the last `sep` in `w` (all of `w` without one).
+fn after_last(w: &str, sep: u8) -> &str {
+    split_last(w, sep).map_or(w, |(_, last)| last)
 }
 
 /// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
+/// The lists hold ASCII words only: other bytes match nothing and are left as they are.
 fn lookup(w: &str) -> u16 {
     let mut buf = [0u8; MAX_LOOKUP_BYTES];
-    ascii_lower(w, &mut buf).map_or(0, |key| flags_of(key.as_bytes()))
+    let Some(key) = buf.get_mut(..w.len()) else {
+        return 0;
+    };
+    key.copy_from_slice(w.as_bytes());
+    key.make_ascii_lowercase();
+    flags_of(key)
 }
 
 fn is_email(w: &str) -> bool {
@@ -1271,10 +1267,8 @@ fn is_email(w: &str) -> bool {
         && domain
             .split('.')
             .all(|l| !l.is_empty() && l.chars().all(|c| is_wordish(c) || c == '-'));
-    let tld_ok = domain
-        .rsplit('.')
-        .next()
-        .is_some_and(|t| t.len() >= 2 && t.chars().all(char_class::is_alphabetic));
+    let tld = after_last(domain, b'.');
+    let tld_ok = tld.len() >= 2 && tld.chars().all(char_class::is_alphabetic);
     local_ok && labels_ok && tld_ok
 }
 
@@ -1292,24 +1286,15 @@ fn is_path(w: &str) -> bool {
     }
     // "github.com/neotoma/agent": a domain and a path.
     let host_is_domain = w.split('/').next().is_some_and(|host| {
-        host.rsplit_once('.').is_some_and(|(name, tld)| {
-            let mut buf = [0u8; MAX_LOOKUP_BYTES];
-            !name.is_empty()
-                && ascii_lower(tld, &mut buf).is_some_and(|t| flags_of(t.as_bytes()) & F_TLD != 0)
-        })
+        split_last(host, b'.')
+            .is_some_and(|(name, tld)| !name.is_empty() && lookup(tld) & F_TLD != 0)
     });
     if host_is_domain {
         return true;
     }
     // "src/main.rs": the last segment has a file extension.
-    w.rsplit('/').next().is_some_and(|last| {
-        last.rsplit_once('.').is_some_and(|(stem, ext)| {
-            let mut buf = [0u8; MAX_LOOKUP_BYTES];
-            !stem.is_empty()
-                && ascii_lower(ext, &mut buf)
-                    .is_some_and(|e| flags_of(e.as_bytes()) & F_FILE_EXT != 0)
-        })
-    })
+    split_last(after_last(w, b'/'), b'.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && lookup(ext) & F_FILE_EXT != 0)
 }
 
 fn is_uuid(w: &str) -> bool {
@@ -1355,7 +1340,7 @@ fn digit_groups_are_id(w: &str) -> bool {
 fn is_host_like(w: &str) -> bool {
     let mut parts = w.split('-');
     let first = parts.next().unwrap_or("");
-    let last = w.rsplit('-').next().unwrap_or("");
+    let last = after_last(w, b'-');
     let count = w.split('-').count();
     if !first.bytes().all(|c| c.is_ascii_alphabetic()) || first.len() < 2 {
         return false;
