@@ -253,6 +253,12 @@ impl<'a> Scanner<'a> {
         if b < 0x80 {
             return Some((char::from(b), 1));
         }
+        self.ch_multibyte(p)
+    }
+
+    /// `ch` past ASCII: out of line, so the many inlined `ch` calls stay small.
+    #[inline(never)]
+    fn ch_multibyte(&self, p: usize) -> Option<(char, usize)> {
         let c = self.text.get(p..)?.chars().next()?;
         Some((c, c.len_utf8()))
     }
