@@ -707,25 +707,35 @@ impl<'a> Scanner<'a> {
 
     fn dotted(&mut self, w: &'a str, b: usize) -> bool {
         let end = b + w.len();
-        let labels = || w.split('.');
-        if labels().any(str::is_empty) {
+        // One pass over the labels (one loop is less code than one per question).
+        let (mut count, mut empty, mut digits, mut octets) = (0, false, true, true);
+        let (mut initials, mut labels_ok) = (true, true);
+        for l in w.split('.') {
+            count += 1;
+            empty |= l.is_empty();
+            digits &= l.bytes().all(|c| c.is_ascii_digit());
+            // Read only when every label is digits: then the fold is the label's value.
+            octets &= l.len() <= 3
+                && l.bytes()
+                    .fold(0, |v, c| v * 10 + u32::from(c.wrapping_sub(b'0')))
+                    <= 255;
+            let mut cs = l.chars();
+            initials &= cs.next().is_some_and(char_class::is_alphabetic) && cs.next().is_none();
+            labels_ok &= l.chars().all(|c| is_wordish(c) || c == '-' || c == '_');
+        }
+        if empty {
             self.other();
             return false;
         }
-        if labels().all(|l| l.bytes().all(|c| c.is_ascii_digit())) {
-            let is_ip = labels().count() == 4
-                && labels().all(|l| l.len() <= 3 && l.parse::<u16>().is_ok_and(|v| v <= 255));
-            if is_ip {
+        if digits {
+            if count == 4 && octets {
                 self.emit_id(b, end);
             } else {
                 self.other();
             }
             return false;
         }
-        if labels().all(|l| {
-            let mut cs = l.chars();
-            cs.next().is_some_and(char_class::is_alphabetic) && cs.next().is_none()
-        }) {
+        if initials {
             // Initials: "J.R.R", "U.S" join names; "e.g", "i.e", "a.m" do not.
             if w.chars().all(|c| c == '.' || char_class::is_uppercase(c)) {
                 self.word(b, end, Kind::Initial, 0);
@@ -736,7 +746,6 @@ impl<'a> Scanner<'a> {
         }
         // A domain ("docs.example.com") or a file name ("report.pdf", "Node.js").
         let last = after_last(w, b'.');
-        let labels_ok = labels().all(|l| l.chars().all(|c| is_wordish(c) || c == '-' || c == '_'));
         let last_ok = last.len() >= 2
             && (last.bytes().all(|c| c.is_ascii_lowercase())
                 || (last.len() <= 4 && last.bytes().all(|c| c.is_ascii_uppercase())));
@@ -772,8 +781,17 @@ impl<'a> Scanner<'a> {
 
     fn hyphenated(&mut self, w: &'a str, b: usize, shape: &Shape) {
         let end = b + w.len();
-        let parts = || w.split('-');
-        if parts().any(|p| p.is_empty()) {
+        // One pass over the parts.
+        let (mut empty, mut digits, mut code, mut each_digit, mut capitalised) =
+            (false, true, false, true, true);
+        for p in w.split('-') {
+            empty |= p.is_empty();
+            digits &= p.bytes().all(|c| c.is_ascii_digit());
+            code |= is_code(p);
+            each_digit &= p.bytes().any(|c| c.is_ascii_digit());
+            capitalised &= p.chars().next().is_some_and(char_class::is_uppercase);
+        }
+        if empty {
             self.other();
             return;
         }
@@ -782,14 +800,10 @@ impl<'a> Scanner<'a> {
             return;
         }
         if shape.numeric > 0 {
-            let all_digits = parts().all(|p| p.bytes().all(|c| c.is_ascii_digit()));
-            let id = if all_digits {
+            let id = if digits {
                 digit_groups_are_id(w)
             } else {
-                shape.upper > 0
-                    || parts().any(is_code)
-                    || (w.len() >= 8 && parts().all(|p| p.bytes().any(|c| c.is_ascii_digit())))
-                    || is_host_like(w)
+                shape.upper > 0 || code || (w.len() >= 8 && each_digit) || is_host_like(w)
             };
             if id {
                 self.emit_id(b, end);
@@ -799,7 +813,7 @@ impl<'a> Scanner<'a> {
             return;
         }
         // Letters only: a name when every part is capitalised ("Jean-Luc", "Coca-Cola").
-        if parts().all(|p| p.chars().next().is_some_and(char_class::is_uppercase)) {
+        if capitalised {
             if shape.lower == 0 {
                 self.word(b, end, Kind::Caps, 0);
             } else {
