@@ -33,9 +33,9 @@
 
 use crate::prelude::*;
 
+use super::char_class;
 use super::lowercase::to_lowercase;
 
-mod char_class;
 mod lexicon;
 use lexicon::*;
 
