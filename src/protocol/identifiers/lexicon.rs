@@ -509,7 +509,7 @@ pub(super) const F_TLD: u16 = 1 << 14;
 pub(super) const F_FILE_EXT: u16 = 1 << 15;
 
 /// Words per block; the first word of each block is stored whole.
-const BLOCK: usize = 64;
+const BLOCK: usize = 128;
 /// A terminator byte: `TERMINATOR | flag set index`. Word bytes are ASCII, so below it.
 const TERMINATOR: u8 = 0x80;
 
