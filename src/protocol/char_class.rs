@@ -9,17 +9,17 @@
 //! `char_class_matches_std_for_every_char` fails on a toolchain whose Unicode tables differ.
 
 /// Neither alphabetic nor numeric.
-const NONE: u32 = 0;
+pub const NONE: u32 = 0;
 /// Numeric and not alphabetic (alphabetic numbers such as "Ⅻ" are letters here).
-const NUMBER: u32 = 1;
+pub const NUMBER: u32 = 1;
 /// Alphabetic and not cased.
-const LETTER: u32 = 2;
+pub const LETTER: u32 = 2;
 /// Alphabetic and uppercase.
-const UPPER: u32 = 3;
+pub const UPPER: u32 = 3;
 /// Alphabetic and lowercase.
-const LOWER: u32 = 4;
+pub const LOWER: u32 = 4;
 /// Alphabetic and cased, neither uppercase nor lowercase (titlecase: "ǅ").
-const TITLE: u32 = 5;
+pub const TITLE: u32 = 5;
 /// The class bits of a table value.
 const CLASS: u32 = 7;
 /// Set in a table value for a case-ignorable char.
@@ -31,11 +31,6 @@ pub fn is_alphabetic(c: char) -> bool {
 
 pub fn is_alphanumeric(c: char) -> bool {
     class(c) != NONE
-}
-
-/// `is_numeric` for a char that is not alphabetic.
-pub fn is_number(c: char) -> bool {
-    class(c) == NUMBER
 }
 
 pub fn is_uppercase(c: char) -> bool {
@@ -56,7 +51,8 @@ pub fn is_case_ignorable(c: char) -> bool {
     table_value(c) & CASE_IGNORABLE != 0
 }
 
-fn class(c: char) -> u32 {
+/// `c`'s class: [`NONE`], [`NUMBER`], [`LETTER`], [`UPPER`], [`LOWER`] or [`TITLE`].
+pub fn class(c: char) -> u32 {
     if c.is_ascii_uppercase() {
         UPPER
     } else if c.is_ascii_lowercase() {
@@ -479,7 +475,7 @@ mod tests {
             assert_eq!(is_uppercase(c), c.is_uppercase());
             assert_eq!(is_lowercase(c), c.is_lowercase());
             if !c.is_alphabetic() {
-                assert_eq!(is_number(c), c.is_numeric());
+                assert_eq!(class(c) == NUMBER, c.is_numeric());
             }
         }
     }

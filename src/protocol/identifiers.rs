@@ -163,34 +163,24 @@ impl Shape {
         for c in w.chars() {
             let first = s.chars == 0;
             s.chars += 1;
-            if c.is_ascii_lowercase() {
+            let class = char_class::class(c);
+            if class >= char_class::LETTER {
                 s.letters += 1;
-                s.lower += 1;
-            } else if c.is_ascii_uppercase() {
-                s.letters += 1;
-                s.upper += 1;
-                if first {
-                    s.first_upper = true;
-                } else {
-                    s.upper_after_first = true;
-                }
-            } else if char_class::is_alphabetic(c) {
-                s.letters += 1;
-                if char_class::is_uppercase(c) {
+                if class == char_class::UPPER {
                     s.upper += 1;
                     if first {
                         s.first_upper = true;
                     } else {
                         s.upper_after_first = true;
                     }
-                } else if char_class::is_lowercase(c) {
+                } else if class == char_class::LOWER {
                     s.lower += 1;
                 }
-            } else if c.is_ascii_digit() {
-                s.digits += 1;
+            } else if class == char_class::NUMBER {
                 s.numeric += 1;
-            } else if char_class::is_number(c) {
-                s.numeric += 1;
+                if c.is_ascii_digit() {
+                    s.digits += 1;
+                }
             } else if !is_mark(c) {
                 match c {
                     '@' => s.at = true,
