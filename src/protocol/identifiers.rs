@@ -427,7 +427,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn push_quote(&mut self, content: &str) {
-        let trimmed = content.trim().trim_end_matches([',', ';', ':']).trim_end();
+        let trimmed = trim_end_bytes(content.trim(), b",;:").trim_end();
         let trimmed = match trimmed.strip_suffix('.') {
             Some(t) if !t.ends_with('.') => t,
             _ => trimmed,
@@ -672,7 +672,7 @@ impl<'a> Scanner<'a> {
                 break;
             }
         }
-        let name = rest.get(..len).unwrap_or("").trim_end_matches(['.', '-']);
+        let name = trim_end_bytes(rest.get(..len).unwrap_or(""), b".-");
         if name.chars().any(char_class::is_alphanumeric) {
             self.emit_id(b, b + 1 + name.len());
         } else {
@@ -1239,6 +1239,15 @@ fn strip_possessive(w: &str) -> (&str, bool) {
         }
     }
     (w, false)
+}
+
+/// `s` without the ASCII bytes of `set` at its end (a byte loop: no pattern instantiation).
+fn trim_end_bytes<'s>(s: &'s str, set: &[u8]) -> &'s str {
+    let mut end = s.len();
+    while end > 0 && set.contains(&s.as_bytes()[end - 1]) {
+        end -= 1;
+    }
+    s.get(..end).unwrap_or(s)
 }
 
 /// `w` split around its last `sep`, an ASCII byte (so both parts are whole chars). Byte
