@@ -685,9 +685,19 @@ impl<'a> Scanner<'a> {
         let strip = |c: char| is_lead_strip(c) || is_trail_strip(c);
         let mut off = 0;
         for part in w.split(sep) {
-            let t = part.trim_matches(strip);
+            // `trim_matches` by hand: the bytes stripped in front give the core's offset.
+            let (mut lead, mut end) = (0, part.len());
+            for c in part.chars().take_while(|&c| strip(c)) {
+                lead += c.len_utf8();
+            }
+            while let Some(c) = part.get(lead..end).and_then(|r| r.chars().next_back()) {
+                if !strip(c) {
+                    break;
+                }
+                end -= c.len_utf8();
+            }
+            let t = part.get(lead..end).unwrap_or("");
             if !t.is_empty() && t.chars().count() <= MAX_TOKEN_CHARS {
-                let lead = part.len() - part.trim_start_matches(strip).len();
                 self.classify_core(t, b + off + lead);
             }
             self.flush();
