@@ -26,8 +26,9 @@
 //!    Numbers extend a name when they read as part of it ("Windows 11", "Dyson V11",
 //!    "5th Avenue", "42 Elm Street"), not when they count something ("Sarah 3 times").
 //!
-//! Everything is linear in the input length (lexicon lookups are O(1) through a hash index
-//! built at compile time) and never panics: all slicing goes through checked `get`. The
+//! Everything is linear in the input length (a lexicon lookup is a binary search plus a scan of
+//! at most one block of a table built at compile time: bounded by a constant; see
+//! `lexicon.rs`) and never panics: all slicing goes through checked `get`. The
 //! output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
