@@ -1,6 +1,7 @@
 //! The pure turn protocol: no JS, no I/O of its own. Everything here is tested with `cargo test`.
 //! Start at [`turn`]: it is the protocol in one file.
 
+pub mod char_class;
 pub mod error;
 pub mod events;
 pub mod fnv;
