@@ -23,9 +23,11 @@ use crate::prelude::*;
 
 use alloc::collections::VecDeque;
 use core::cell::{Cell, RefCell};
-use core::future::Future;
+use core::future::{poll_fn, Future};
+use core::pin::Pin;
+use core::task::Poll;
 
-use futures_util::future::{join_all, select, Either};
+use futures_util::future::{select, Either};
 
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
@@ -413,11 +415,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         });
         // Best hit of every identifier first, then the second hits, …: an identifier that
         // over-matches cannot crowd out the others.
-        let mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>> = join_all(lookups)
-            .await
-            .into_iter()
-            .map(Vec::into_iter)
-            .collect();
+        let mut hits = join_lookups(lookups.collect()).await;
         let mut found: Vec<RetrievedEntity> = Vec::new();
         while found.len() < limit {
             let round: Vec<RetrievedEntity> = hits.iter_mut().filter_map(Iterator::next).collect();
@@ -903,6 +901,39 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             listener(&event);
         }
     }
+}
+
+/// Runs the lookups at once and gives their hits in the lookups' order. (Polls every unfinished
+/// one on each wake, as `join_all` does for short lists, without the machinery it links in for
+/// long ones.)
+async fn join_lookups<F: Future<Output = Vec<RetrievedEntity>>>(
+    lookups: Vec<F>,
+) -> Vec<alloc::vec::IntoIter<RetrievedEntity>> {
+    let mut running: Vec<Option<Pin<Box<F>>>> =
+        lookups.into_iter().map(|f| Some(Box::pin(f))).collect();
+    let mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>> =
+        running.iter().map(|_| Vec::new().into_iter()).collect();
+    poll_fn(|cx| {
+        let mut done = true;
+        for (slot, out) in running.iter_mut().zip(hits.iter_mut()) {
+            if let Some(lookup) = slot {
+                match lookup.as_mut().poll(cx) {
+                    Poll::Ready(found) => {
+                        *out = found.into_iter();
+                        *slot = None;
+                    }
+                    Poll::Pending => done = false,
+                }
+            }
+        }
+        if done {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await;
+    hits
 }
 
 /// The `REFERS_TO` targets a `/store` body carries inline.
