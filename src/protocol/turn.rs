@@ -21,7 +21,6 @@
 
 use crate::prelude::*;
 
-use alloc::collections::VecDeque;
 use core::cell::{Cell, RefCell};
 use core::future::{poll_fn, Future};
 use core::pin::Pin;
@@ -31,7 +30,6 @@ use futures_util::future::{select, Either};
 
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
-use super::fnv::HashMap;
 use super::identifiers::extract_identifiers;
 use super::keys::{turn_key, Role};
 use super::lowercase::to_lowercase;
@@ -273,18 +271,26 @@ struct OpenedTurn {
     retrieved: Vec<RetrievedEntity>,
 }
 
+/// The turns an agent remembers, oldest first. A list, not a map: at most `REMEMBERED_TURNS`
+/// entries, looked up once or twice a turn, and no hash table instantiation in the wasm for it.
 #[derive(Default)]
 struct TurnLog {
     last_number: u32,
-    opened: HashMap<String, OpenedTurn>,
-    order: VecDeque<String>,
+    opened: Vec<(String, OpenedTurn)>,
 }
 
 impl TurnLog {
+    fn get(&self, turn_id: &str) -> Option<&OpenedTurn> {
+        self.opened
+            .iter()
+            .find(|(id, _)| id == turn_id)
+            .map(|(_, turn)| turn)
+    }
+
     /// The turn number for `turn_id`: the caller's, the one it had before (a replay), or the next.
     fn number_for(&self, turn_id: &str, requested: Option<u32>) -> u32 {
         requested
-            .or_else(|| self.opened.get(turn_id).map(|t| t.turn_number))
+            .or_else(|| self.get(turn_id).map(|t| t.turn_number))
             .unwrap_or(self.last_number.saturating_add(1))
     }
 
@@ -292,7 +298,7 @@ impl TurnLog {
     /// (same id) gets the same number, so it sends the same body and replays cleanly.
     fn reserve(&mut self, turn_id: &str, requested: Option<u32>) -> u32 {
         let number = self.number_for(turn_id, requested);
-        let retrieved = match self.opened.get(turn_id) {
+        let retrieved = match self.get(turn_id) {
             Some(t) if t.turn_number == number => t.retrieved.clone(),
             _ => Vec::new(),
         };
@@ -306,15 +312,17 @@ impl TurnLog {
         number
     }
 
+    /// Stores `turn` under `turn_id`: in place if the id is known (its age unchanged), else as
+    /// the newest, forgetting the oldest beyond `REMEMBERED_TURNS`.
     fn remember(&mut self, turn_id: &str, turn: OpenedTurn) {
         self.last_number = self.last_number.max(turn.turn_number);
-        if self.opened.insert(turn_id.to_owned(), turn).is_none() {
-            self.order.push_back(turn_id.to_owned());
-            if self.order.len() > REMEMBERED_TURNS {
-                if let Some(old) = self.order.pop_front() {
-                    self.opened.remove(&old);
-                }
-            }
+        if let Some((_, known)) = self.opened.iter_mut().find(|(id, _)| id == turn_id) {
+            *known = turn;
+            return;
+        }
+        self.opened.push((turn_id.to_owned(), turn));
+        if self.opened.len() > REMEMBERED_TURNS {
+            self.opened.remove(0);
         }
     }
 }
@@ -484,7 +492,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         if let Some(extra) = &input.extra {
             check_extra("assistantMessageExtra", extra)?;
         }
-        let opened = self.turns.borrow().opened.get(&input.turn_id).cloned();
+        let opened = self.turns.borrow().get(&input.turn_id).cloned();
         let turn_number = input.turn_number.or(opened.as_ref().map(|t| t.turn_number));
         let retrieved = opened.map(|t| t.retrieved).unwrap_or_default();
         let refers_to =
