@@ -32,29 +32,45 @@ pub struct PendingWrite {
     pub queued_at_ms: f64,
 }
 
-/// Durable string storage. Errors are reported as [`ErrorCode::OutboxStorage`].
+/// What one storage call does with a key.
+#[derive(Clone, Copy)]
+pub enum StorageOp<'a> {
+    Get,
+    Put(&'a str),
+    Delete,
+}
+
+/// Durable string storage. Errors are reported as [`ErrorCode::OutboxStorage`]. One method for
+/// the three operations: each async method is a state machine of its own in the wasm.
 #[allow(async_fn_in_trait)]
 pub trait OutboxStorage {
-    async fn get(&self, key: &str) -> Result<Option<String>, Error>;
-    async fn put(&self, key: &str, value: &str) -> Result<(), Error>;
-    async fn delete(&self, key: &str) -> Result<(), Error>;
+    /// Reads (`Get`), writes (`Put`) or deletes the string under `key`; only `Get` answers one.
+    async fn apply(&self, key: &str, op: StorageOp<'_>) -> Result<Option<String>, Error>;
 }
 
 /// In-process storage: survives a new agent in the same process (or isolate), not a restart.
 #[derive(Clone, Default)]
 pub struct MemoryStorage(Rc<RefCell<HashMap<String, String>>>);
 
+impl MemoryStorage {
+    pub fn apply_now(&self, key: &str, op: StorageOp<'_>) -> Option<String> {
+        let mut map = self.0.borrow_mut();
+        match op {
+            StorageOp::Get => return map.get(key).cloned(),
+            StorageOp::Put(value) => {
+                map.insert(key.to_owned(), value.to_owned());
+            }
+            StorageOp::Delete => {
+                map.remove(key);
+            }
+        }
+        None
+    }
+}
+
 impl OutboxStorage for MemoryStorage {
-    async fn get(&self, key: &str) -> Result<Option<String>, Error> {
-        Ok(self.0.borrow().get(key).cloned())
-    }
-    async fn put(&self, key: &str, value: &str) -> Result<(), Error> {
-        self.0.borrow_mut().insert(key.to_owned(), value.to_owned());
-        Ok(())
-    }
-    async fn delete(&self, key: &str) -> Result<(), Error> {
-        self.0.borrow_mut().remove(key);
-        Ok(())
+    async fn apply(&self, key: &str, op: StorageOp<'_>) -> Result<Option<String>, Error> {
+        Ok(self.apply_now(key, op))
     }
 }
 
@@ -134,7 +150,7 @@ impl<S: OutboxStorage> Outbox<S> {
     }
 
     pub async fn writes(&self) -> Result<Vec<PendingWrite>, Error> {
-        match self.storage.get(&self.key).await? {
+        match self.storage.apply(&self.key, StorageOp::Get).await? {
             None => Ok(Vec::new()),
             Some(text) => decode(&text).ok_or_else(|| {
                 Error::new(
@@ -176,11 +192,12 @@ impl<S: OutboxStorage> Outbox<S> {
 
     /// Stores the queue; returns its length.
     async fn save(&self, writes: Vec<PendingWrite>) -> Result<usize, Error> {
-        if writes.is_empty() {
-            self.storage.delete(&self.key).await?;
-        } else {
-            self.storage.put(&self.key, &encode(&writes)).await?;
-        }
+        let text = (!writes.is_empty()).then(|| encode(&writes));
+        let op = match &text {
+            Some(text) => StorageOp::Put(text),
+            None => StorageOp::Delete,
+        };
+        self.storage.apply(&self.key, op).await?;
         Ok(writes.len())
     }
 }
@@ -245,7 +262,7 @@ mod tests {
     fn an_unreadable_queue_is_a_typed_error() {
         let storage = MemoryStorage::default();
         let outbox = Outbox::new(storage.clone(), "c1");
-        now(storage.put(outbox.storage_key(), "{not json")).unwrap();
+        storage.apply_now(outbox.storage_key(), StorageOp::Put("{not json"));
         let e = now(outbox.writes()).unwrap_err();
         assert_eq!(e.code, ErrorCode::OutboxStorage);
     }
