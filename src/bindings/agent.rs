@@ -4,6 +4,7 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 use core::cell::RefCell;
+use core::future::Future;
 
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -27,7 +28,7 @@ use crate::store::EmbeddedStore;
 use crate::transport::embedded::EmbeddedTransport;
 use crate::transport::http::{HttpTransport, DEFAULT_TIMEOUT_MS};
 use crate::transport::js_json::to_js as json_to_js;
-use crate::transport::js_object::JsObjectTransport;
+use crate::transport::js_object::{JsObjectTransport, METHODS};
 use crate::transport::Transport;
 
 /// The transport an agent was given.
@@ -37,29 +38,44 @@ pub enum AnyTransport {
     Js(JsObjectTransport),
 }
 
+/// `/store`, `/retrieve_entity_by_identifier`, `/create_relationships`: by index, as
+/// [`METHODS`] names them for a JS transport object.
+const PATHS: [&str; 3] = [
+    "/store",
+    "/retrieve_entity_by_identifier",
+    "/create_relationships",
+];
+
+impl AnyTransport {
+    /// Call `call` (an index into [`PATHS`]). The three trait methods return this one future
+    /// type, so the protocol's state machine holds one transport future, not nine.
+    async fn request(&self, call: usize, body: &Value) -> Result<Value, Error> {
+        match self {
+            AnyTransport::Embedded(t) => match call {
+                0 => t.store(body).await,
+                1 => t.retrieve_entity_by_identifier(body).await,
+                _ => t.create_relationships(body).await,
+            },
+            AnyTransport::Http(t) => t.post(PATHS[call], body).await,
+            AnyTransport::Js(t) => t.call(METHODS[call], body).await,
+        }
+    }
+}
+
 impl Transport for AnyTransport {
-    async fn store(&self, body: &Value) -> Result<Value, Error> {
-        match self {
-            AnyTransport::Embedded(t) => t.store(body).await,
-            AnyTransport::Http(t) => t.store(body).await,
-            AnyTransport::Js(t) => t.store(body).await,
-        }
+    fn store(&self, body: &Value) -> impl Future<Output = Result<Value, Error>> {
+        self.request(0, body)
     }
 
-    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        match self {
-            AnyTransport::Embedded(t) => t.retrieve_entity_by_identifier(body).await,
-            AnyTransport::Http(t) => t.retrieve_entity_by_identifier(body).await,
-            AnyTransport::Js(t) => t.retrieve_entity_by_identifier(body).await,
-        }
+    fn retrieve_entity_by_identifier(
+        &self,
+        body: &Value,
+    ) -> impl Future<Output = Result<Value, Error>> {
+        self.request(1, body)
     }
 
-    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
-        match self {
-            AnyTransport::Embedded(t) => t.create_relationships(body).await,
-            AnyTransport::Http(t) => t.create_relationships(body).await,
-            AnyTransport::Js(t) => t.create_relationships(body).await,
-        }
+    fn create_relationships(&self, body: &Value) -> impl Future<Output = Result<Value, Error>> {
+        self.request(2, body)
     }
 }
 
