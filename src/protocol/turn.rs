@@ -872,16 +872,21 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let started = self.runtime.now_ms();
         let mut failed = 0;
         loop {
-            let attempt = match call {
-                Call::Store(turn_key) => self.transport.store(body).await.and_then(|answer| {
+            // Boxed: one await for the three calls (and, where the transport gives the three
+            // one future type, one copy of its state machine).
+            let request: Pin<Box<dyn Future<Output = Result<Value, Error>> + '_>> = match call {
+                Call::Store(_) => Box::pin(self.transport.store(body)),
+                Call::Retrieve => Box::pin(self.transport.retrieve_entity_by_identifier(body)),
+                Call::CreateRelationships => Box::pin(self.transport.create_relationships(body)),
+            };
+            let attempt = request.await.and_then(|answer| {
+                if let Call::Store(turn_key) = call {
                     // A 2xx we cannot read (cut short, HTML) may follow a write that happened:
                     // it is retried like a lost answer, and the replay's answer tells.
                     parse_store_response(&answer, self.conversation_id(), turn_key)?;
-                    Ok(answer)
-                }),
-                Call::Retrieve => self.transport.retrieve_entity_by_identifier(body).await,
-                Call::CreateRelationships => self.transport.create_relationships(body).await,
-            };
+                }
+                Ok(answer)
+            });
             let error = match attempt {
                 Ok(answer) => return Ok(answer),
                 Err(e) => e,
