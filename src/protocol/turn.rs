@@ -467,17 +467,17 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 retrieved: retrieved.clone(),
             },
         );
-        let (stored, pending) = split(delivery);
+        let stored = reported(delivery);
         Ok(OpenTurnResult {
             turn_id,
             turn_number,
-            conversation_entity_id: stored.as_ref().map(|s| s.conversation_entity_id.clone()),
-            user_message_entity_id: stored.as_ref().map(|s| s.message_entity_id.clone()),
+            conversation_entity_id: stored.conversation_entity_id,
+            user_message_entity_id: stored.message_entity_id,
             retrieved,
             retrieved_entity_ids,
-            replayed: stored.as_ref().is_some_and(|s| s.replayed),
-            pending,
-            store_warnings: stored.map(|s| s.warnings).unwrap_or_default(),
+            replayed: stored.replayed,
+            pending: stored.pending,
+            store_warnings: stored.warnings,
         })
     }
 
@@ -511,16 +511,16 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 input.revision,
             )
             .await?;
-        let (stored, pending) = split(delivery);
+        let stored = reported(delivery);
         Ok(CloseTurnResult {
             turn_id: input.turn_id,
             turn_number,
-            conversation_entity_id: stored.as_ref().map(|s| s.conversation_entity_id.clone()),
-            assistant_message_entity_id: stored.as_ref().map(|s| s.message_entity_id.clone()),
+            conversation_entity_id: stored.conversation_entity_id,
+            assistant_message_entity_id: stored.message_entity_id,
             refers_to,
-            replayed: stored.as_ref().is_some_and(|s| s.replayed),
-            pending,
-            store_warnings: stored.map(|s| s.warnings).unwrap_or_default(),
+            replayed: stored.replayed,
+            pending: stored.pending,
+            store_warnings: stored.warnings,
         })
     }
 
@@ -962,10 +962,31 @@ fn refers_to_targets(body: &Value) -> Vec<&str> {
         .unwrap_or_default()
 }
 
-fn split(delivery: Delivery) -> (Option<StoreOutcome>, bool) {
+/// A message store as the result reports it.
+struct Reported {
+    conversation_entity_id: Option<String>,
+    message_entity_id: Option<String>,
+    replayed: bool,
+    pending: bool,
+    warnings: Vec<Value>,
+}
+
+fn reported(delivery: Delivery) -> Reported {
     match delivery {
-        Delivery::Stored(outcome) => (Some(outcome), false),
-        Delivery::Pending => (None, true),
+        Delivery::Stored(outcome) => Reported {
+            conversation_entity_id: Some(outcome.conversation_entity_id),
+            message_entity_id: Some(outcome.message_entity_id),
+            replayed: outcome.replayed,
+            pending: false,
+            warnings: outcome.warnings,
+        },
+        Delivery::Pending => Reported {
+            conversation_entity_id: None,
+            message_entity_id: None,
+            replayed: false,
+            pending: true,
+            warnings: Vec::new(),
+        },
     }
 }
 
