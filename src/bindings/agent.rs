@@ -139,12 +139,16 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
     let mut config = AgentConfig::new(required_string(options, "conversationId", "")?);
     config.conversation.title = string_field(options, "conversationTitle", "")?;
     config.conversation.platform = string_field(options, "platform", "")?;
-    if let Some(n) = u32_field(options, "retrievalLimit", "")? {
+    if let Some(n) = u32_option(options, "retrievalLimit", "", false)? {
         config.retrieval_limit = n as usize;
     }
-    if let Some(n) = u32_field(options, "retrievalTimeoutMs", "")? {
-        config.retrieval_timeout_ms = n;
-    }
+    set_u32(
+        options,
+        "retrievalTimeoutMs",
+        "",
+        false,
+        &mut config.retrieval_timeout_ms,
+    )?;
     if let Some(n) = number_field(options, "maxMessageBytes", "")? {
         if n < 1.0 {
             return Err(Error::invalid_input("maxMessageBytes must be at least 1"));
@@ -160,17 +164,15 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
             ))
         }
     };
-    if let Some(n) = u32_field(options, "llmTimeoutMs", "")? {
-        if n == 0 {
-            return Err(Error::invalid_input("llmTimeoutMs must be at least 1"));
-        }
-        config.llm_timeout_ms = n;
-    }
+    set_u32(
+        options,
+        "llmTimeoutMs",
+        "",
+        true,
+        &mut config.llm_timeout_ms,
+    )?;
     config.retry = retry_policy_from(field(options, "retry"))?;
-    if let Some(f) = field(options, "onEvent") {
-        let f: Function = f
-            .dyn_into()
-            .map_err(|_| Error::invalid_input("onEvent must be a function"))?;
+    if let Some(f) = function_field(options, "onEvent")? {
         config.on_event = Some(Box::new(move |event: &AgentEvent| {
             // A listener's failure is its own: it must not fail the turn (nor, if it is async,
             // become an unhandled rejection).
@@ -181,10 +183,7 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
             }
         }));
     }
-    if let Some(f) = field(options, "identifierExtractor") {
-        let f: Function = f
-            .dyn_into()
-            .map_err(|_| Error::invalid_input("identifierExtractor must be a function"))?;
+    if let Some(f) = function_field(options, "identifierExtractor")? {
         config.extractor = Some(js_extractor(f));
     }
     Ok(config)
@@ -215,29 +214,66 @@ fn retry_policy_from(option: Option<JsValue>) -> Result<RetryPolicy, Error> {
             "maxElapsedMs",
         ],
     )?;
-    if let Some(n) = u32_field(&v, "maxAttempts", "retry.")? {
-        if n == 0 {
-            return Err(Error::invalid_input("retry.maxAttempts must be at least 1"));
-        }
-        policy.max_attempts = n;
-    }
-    if let Some(n) = u32_field(&v, "initialDelayMs", "retry.")? {
-        policy.initial_delay_ms = n;
-    }
-    if let Some(n) = u32_field(&v, "maxDelayMs", "retry.")? {
-        policy.max_delay_ms = n;
-    }
-    if let Some(n) = u32_field(&v, "maxElapsedMs", "retry.")? {
-        policy.max_elapsed_ms = n;
-    }
+    set_u32(&v, "maxAttempts", "retry.", true, &mut policy.max_attempts)?;
+    set_u32(
+        &v,
+        "initialDelayMs",
+        "retry.",
+        false,
+        &mut policy.initial_delay_ms,
+    )?;
+    set_u32(&v, "maxDelayMs", "retry.", false, &mut policy.max_delay_ms)?;
+    set_u32(
+        &v,
+        "maxElapsedMs",
+        "retry.",
+        false,
+        &mut policy.max_elapsed_ms,
+    )?;
     Ok(policy)
+}
+
+/// An integer option (`{path}{key}`); `positive` refuses 0.
+fn u32_option(obj: &JsValue, key: &str, path: &str, positive: bool) -> Result<Option<u32>, Error> {
+    let n = u32_field(obj, key, path)?;
+    if positive && n == Some(0) {
+        return Err(Error::invalid_input(format!(
+            "{path}{key} must be at least 1"
+        )));
+    }
+    Ok(n)
+}
+
+/// [`u32_option`] into `target` when given.
+fn set_u32(
+    obj: &JsValue,
+    key: &str,
+    path: &str,
+    positive: bool,
+    target: &mut u32,
+) -> Result<(), Error> {
+    if let Some(n) = u32_option(obj, key, path, positive)? {
+        *target = n;
+    }
+    Ok(())
+}
+
+/// A callback option.
+fn function_field(obj: &JsValue, key: &str) -> Result<Option<Function>, Error> {
+    field(obj, key)
+        .map(|f| {
+            f.dyn_into()
+                .map_err(|_| Error::invalid_input(format!("{key} must be a function")))
+        })
+        .transpose()
 }
 
 /// Builds the protocol agent from JS options; `extra_options` are keys a wrapper reads itself
 /// (`withMemory`'s `nextTurnId`).
 pub fn agent_from(options: &JsValue, extra_options: &[&str]) -> Result<JsAgent, Error> {
     if options.is_object() {
-        let known: Vec<&str> = AGENT_OPTIONS.iter().chain(extra_options).copied().collect();
+        let mut known = AGENT_OPTIONS.to_vec();
+        known.extend_from_slice(extra_options);
         options_object(options, "options", &known)?;
     }
     let mut config = config_from(options)?;
