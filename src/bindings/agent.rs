@@ -5,6 +5,7 @@ use crate::prelude::*;
 use alloc::rc::Rc;
 use core::cell::RefCell;
 use core::future::Future;
+use core::pin::Pin;
 
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -288,16 +289,18 @@ pub fn agent_from(options: &JsValue, extra_options: &[&str]) -> Result<JsAgent, 
     Agent::new(config, transport, JsRuntime, storage)
 }
 
-/// Runs `work` as a promise; protocol errors become JS errors.
-fn promise<T: ToJson + 'static>(
-    work: impl core::future::Future<Output = Result<T, Error>> + 'static,
-) -> Promise {
-    spawn_promise(async move {
-        match work.await {
-            Ok(v) => Ok(json_to_js(&v)),
-            Err(e) => Err(to_js(e)),
-        }
-    })
+/// A protocol call's result as JS, or its error.
+type Answer = Result<JsValue, Error>;
+
+/// `result` as JS (the one generic step of answering a call).
+fn answer<T: ToJson>(result: Result<T, Error>) -> Answer {
+    result.map(|v| json_to_js(&v))
+}
+
+/// Runs `work` as a promise; protocol errors become JS errors. Not generic: one state machine
+/// wraps every call.
+fn promise(work: Pin<Box<dyn Future<Output = Answer>>>) -> Promise {
+    spawn_promise(async move { work.await.map_err(to_js) })
 }
 
 /// Runs the Neotoma turn protocol for one conversation.
@@ -368,17 +371,16 @@ impl NeotomaAgent {
 
     /// Input already read from JS (or why it could not be): the protocol call as a promise,
     /// or a rejected one. Nothing is sent for bad input.
-    fn run<I, T, Fut>(
+    fn run<I, Fut>(
         &self,
         parsed: Result<I, Error>,
         work: impl FnOnce(Rc<JsAgent>, I) -> Fut,
     ) -> Promise
     where
-        T: ToJson + 'static,
-        Fut: core::future::Future<Output = Result<T, Error>> + 'static,
+        Fut: Future<Output = Answer> + 'static,
     {
         match parsed {
-            Ok(input) => promise(work(self.inner.clone(), input)),
+            Ok(input) => promise(Box::pin(work(self.inner.clone(), input))),
             Err(e) => Promise::reject(&to_js(e)),
         }
     }
@@ -416,9 +418,11 @@ impl NeotomaAgent {
                     sink: None,
                     max_reply_bytes: agent.config().max_message_bytes,
                 };
-                agent
-                    .turn(message, &llm, turn_id, turn_number, revision)
-                    .await
+                answer(
+                    agent
+                        .turn(message, &llm, turn_id, turn_number, revision)
+                        .await,
+                )
             },
         )
     }
@@ -481,7 +485,10 @@ impl NeotomaAgent {
     /// and listed in `failed`.
     #[wasm_bindgen(unchecked_return_type = "Promise<FlushResult>")]
     pub fn flush(&self) -> Promise {
-        self.run(Ok(()), |agent, ()| async move { agent.flush().await })
+        self.run(
+            Ok(()),
+            |agent, ()| async move { answer(agent.flush().await) },
+        )
     }
 
     /// The writes waiting in this conversation's outbox, oldest first (bodies and keys; never
@@ -490,9 +497,9 @@ impl NeotomaAgent {
     pub fn pending_writes(&self) -> Promise {
         self.run(Ok(()), |agent, ()| async move {
             let writes = agent.pending_writes().await?;
-            Ok(Value::Array(
+            Ok(json_to_js(&Value::Array(
                 writes.iter().map(PendingWrite::to_json).collect(),
-            ))
+            )))
         })
     }
 
@@ -516,7 +523,7 @@ impl NeotomaAgent {
             })
         })();
         self.run(parsed, |agent, input| async move {
-            agent.open_turn(&input).await
+            answer(agent.open_turn(&input).await)
         })
     }
 
@@ -549,7 +556,7 @@ impl NeotomaAgent {
             })
         })();
         self.run(parsed, |agent, input| async move {
-            agent.close_turn(input).await
+            answer(agent.close_turn(input).await)
         })
     }
 
@@ -582,9 +589,11 @@ impl NeotomaAgent {
         self.run(
             parsed,
             |agent, (turn_id, turn_number, user, assistant, refers_to)| async move {
-                agent
-                    .record_turn(turn_id, turn_number, user, assistant, refers_to)
-                    .await
+                answer(
+                    agent
+                        .record_turn(turn_id, turn_number, user, assistant, refers_to)
+                        .await,
+                )
             },
         )
     }
