@@ -541,10 +541,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             user_message,
             extra: None,
         };
-        let opened = self.open_turn(&input).await?;
+        let mut opened = self.open_turn(&input).await?;
+        // lent to the callback's context, given back for the result
         let ctx = TurnContext {
-            retrieved: opened.retrieved.clone(),
-            retrieved_entity_ids: opened.retrieved_entity_ids.clone(),
+            retrieved: core::mem::take(&mut opened.retrieved),
+            retrieved_entity_ids: core::mem::take(&mut opened.retrieved_entity_ids),
             turn_id: opened.turn_id.clone(),
             turn_number: opened.turn_number,
             conversation_id: self.conversation_id().to_owned(),
@@ -561,6 +562,18 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 ))
             }
         };
+        opened.retrieved = ctx.retrieved;
+        opened.retrieved_entity_ids = ctx.retrieved_entity_ids;
+        self.finish(opened, reply, revision).await
+    }
+
+    /// The assistant side of an opened turn, and the whole turn's result.
+    async fn finish(
+        &self,
+        opened: OpenTurnResult,
+        reply: Reply,
+        revision: Option<u32>,
+    ) -> Result<TurnResult, Error> {
         let closed = self
             .close_turn(CloseTurnInput {
                 turn_id: opened.turn_id.clone(),
@@ -597,17 +610,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 extra: None,
             })
             .await?;
-        let closed = self
-            .close_turn(CloseTurnInput {
-                turn_id: opened.turn_id.clone(),
-                turn_number: Some(opened.turn_number),
-                assistant_message: assistant_message.clone(),
-                refers_to,
-                extra: None,
-                revision: None,
-            })
-            .await?;
-        Ok(joined(opened, closed, assistant_message))
+        let reply = Reply {
+            text: assistant_message,
+            refers_to,
+        };
+        self.finish(opened, reply, None).await
     }
 
     /// The assistant's REFERS_TO targets: cited (or all) retrieved entities, then the explicit ones.
