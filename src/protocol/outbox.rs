@@ -12,6 +12,7 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 use core::cell::RefCell;
+use core::future::Future;
 
 use super::error::{Error, ErrorCode};
 use super::fnv::HashMap;
@@ -164,34 +165,39 @@ impl<S: OutboxStorage> Outbox<S> {
     /// Appends `write`. If a write with its key is already queued, that one stays (its body is
     /// what the key stands for) and gains `write`'s REFERS_TO targets, re-created when it is sent.
     /// Returns how many writes are queued now.
-    pub async fn push(&self, write: PendingWrite) -> Result<usize, Error> {
-        let mut writes = self.writes().await?;
-        match writes
-            .iter_mut()
-            .find(|w| w.idempotency_key == write.idempotency_key)
-        {
-            Some(queued) => {
-                for target in write.refers_to {
-                    if !queued.refers_to.contains(&target) {
-                        queued.refers_to.push(target);
-                    }
-                }
-            }
-            None => writes.push(write),
-        }
-        self.save(writes).await
+    pub fn push(&self, write: PendingWrite) -> impl Future<Output = Result<usize, Error>> + '_ {
+        self.change(Change::Push(write))
     }
 
     /// Drops the write with `idempotency_key` (sent, or refused for good). Returns how many
     /// writes are still queued.
-    pub async fn remove(&self, idempotency_key: &str) -> Result<usize, Error> {
-        let mut writes = self.writes().await?;
-        writes.retain(|w| w.idempotency_key != idempotency_key);
-        self.save(writes).await
+    pub fn remove<'a>(
+        &'a self,
+        idempotency_key: &'a str,
+    ) -> impl Future<Output = Result<usize, Error>> + 'a {
+        self.change(Change::Remove(idempotency_key))
     }
 
-    /// Stores the queue; returns its length.
-    async fn save(&self, writes: Vec<PendingWrite>) -> Result<usize, Error> {
+    /// Reads the queue, changes it, stores it; returns its length. (One async fn for both
+    /// changes: each is a state machine of its own in the wasm.)
+    async fn change(&self, change: Change<'_>) -> Result<usize, Error> {
+        let mut writes = self.writes().await?;
+        match change {
+            Change::Push(write) => match writes
+                .iter_mut()
+                .find(|w| w.idempotency_key == write.idempotency_key)
+            {
+                Some(queued) => {
+                    for target in write.refers_to {
+                        if !queued.refers_to.contains(&target) {
+                            queued.refers_to.push(target);
+                        }
+                    }
+                }
+                None => writes.push(write),
+            },
+            Change::Remove(key) => writes.retain(|w| w.idempotency_key != key),
+        }
         let text = (!writes.is_empty()).then(|| encode(&writes));
         let op = match &text {
             Some(text) => StorageOp::Put(text),
@@ -200,6 +206,11 @@ impl<S: OutboxStorage> Outbox<S> {
         self.storage.apply(&self.key, op).await?;
         Ok(writes.len())
     }
+}
+
+enum Change<'a> {
+    Push(PendingWrite),
+    Remove(&'a str),
 }
 
 #[cfg(test)]
