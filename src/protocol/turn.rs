@@ -822,7 +822,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             let sent = self
                 .send(Call::Store(&write.turn_key), &write.body, retry)
                 .await;
-            match sent {
+            // Ok(replayed) when stored, Err when refused on its merits: either way it leaves
+            // the outbox (one `remove` await for both).
+            let stored = match sent {
                 Ok(answer) => {
                     let (outcome, edges_done) = self.settle(&write, &answer).await?;
                     if !edges_done {
@@ -830,22 +832,27 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                         result.pending = queued;
                         return Ok(());
                     }
-                    let pending = self.outbox.remove(&write.idempotency_key).await?;
-                    result.flushed += 1;
-                    self.emit(AgentEvent::WriteFlushed {
-                        turn_id: write.turn_id,
-                        role: write.role,
-                        idempotency_key: write.idempotency_key,
-                        replayed: outcome.replayed,
-                        pending,
-                    });
+                    Ok(outcome.replayed)
                 }
                 Err(e) if is_deferrable(&e) => {
                     result.pending = queued;
                     return Ok(());
                 }
+                Err(e) => Err(e),
+            };
+            let pending = self.outbox.remove(&write.idempotency_key).await?;
+            match stored {
+                Ok(replayed) => {
+                    result.flushed += 1;
+                    self.emit(AgentEvent::WriteFlushed {
+                        turn_id: write.turn_id,
+                        role: write.role,
+                        idempotency_key: write.idempotency_key,
+                        replayed,
+                        pending,
+                    });
+                }
                 Err(e) => {
-                    self.outbox.remove(&write.idempotency_key).await?;
                     let (code, message) = error_fields(&e);
                     self.emit(AgentEvent::WriteFailed {
                         turn_id: write.turn_id.clone(),
