@@ -423,20 +423,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         });
         // Best hit of every identifier first, then the second hits, …: an identifier that
         // over-matches cannot crowd out the others.
-        let mut hits = join_lookups(lookups.collect()).await;
-        let mut found: Vec<RetrievedEntity> = Vec::new();
-        while found.len() < limit {
-            let round: Vec<RetrievedEntity> = hits.iter_mut().filter_map(Iterator::next).collect();
-            if round.is_empty() {
-                break;
-            }
-            for entity in round {
-                if found.len() < limit && !found.iter().any(|f| f.id == entity.id) {
-                    found.push(entity);
-                }
-            }
-        }
-        Ok(found)
+        let hits = join_lookups(lookups.collect()).await;
+        Ok(interleave(hits, limit))
     }
 
     /// Retrieval, then the user message in one store.
@@ -961,6 +949,27 @@ async fn join_lookups<F: Future<Output = Vec<RetrievedEntity>>>(
     })
     .await;
     hits
+}
+
+/// Up to `limit` distinct entities: the first hit of every lookup, then the second hits, …
+fn interleave(
+    mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>>,
+    limit: usize,
+) -> Vec<RetrievedEntity> {
+    let mut found: Vec<RetrievedEntity> = Vec::new();
+    while found.len() < limit {
+        let mut round_empty = true;
+        for entity in hits.iter_mut().filter_map(Iterator::next) {
+            round_empty = false;
+            if found.len() < limit && !found.iter().any(|f| f.id == entity.id) {
+                found.push(entity);
+            }
+        }
+        if round_empty {
+            break;
+        }
+    }
+    found
 }
 
 /// The `REFERS_TO` targets a `/store` body carries inline.
