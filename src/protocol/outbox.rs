@@ -15,7 +15,6 @@ use core::cell::RefCell;
 use core::future::Future;
 
 use super::error::{Error, ErrorCode};
-use super::fnv::HashMap;
 use crate::json;
 use crate::json::{Map, Value};
 
@@ -50,20 +49,23 @@ pub trait OutboxStorage {
 }
 
 /// In-process storage: survives a new agent in the same process (or isolate), not a restart.
+/// A list of (key, queue): one entry per conversation with waiting writes, which a flush
+/// removes, so it stays short; no hash table instantiation in the wasm for it.
 #[derive(Clone, Default)]
-pub struct MemoryStorage(Rc<RefCell<HashMap<String, String>>>);
+pub struct MemoryStorage(Rc<RefCell<Vec<(String, String)>>>);
 
 impl MemoryStorage {
     pub fn apply_now(&self, key: &str, op: StorageOp<'_>) -> Option<String> {
-        let mut map = self.0.borrow_mut();
-        match op {
-            StorageOp::Get => return map.get(key).cloned(),
-            StorageOp::Put(value) => {
-                map.insert(key.to_owned(), value.to_owned());
+        let mut entries = self.0.borrow_mut();
+        let at = entries.iter().position(|(k, _)| k == key);
+        match (op, at) {
+            (StorageOp::Get, at) => return at.map(|i| entries[i].1.clone()),
+            (StorageOp::Put(value), Some(i)) => entries[i].1 = value.to_owned(),
+            (StorageOp::Put(value), None) => entries.push((key.to_owned(), value.to_owned())),
+            (StorageOp::Delete, Some(i)) => {
+                entries.swap_remove(i);
             }
-            StorageOp::Delete => {
-                map.remove(key);
-            }
+            (StorageOp::Delete, None) => {}
         }
         None
     }
