@@ -624,10 +624,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         out
     }
 
-    /// One message in one `/store`, retried; kept in the outbox if it still fails for a reason
-    /// the server may get over. Writes already waiting go first, so the store sees them in order.
+    /// The store request for one message, as the outbox would keep it.
     #[allow(clippy::too_many_arguments)]
-    async fn store_message(
+    fn pending_write(
         &self,
         role: Role,
         turn_id: &str,
@@ -636,7 +635,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         extra: Option<&Map<String, Value>>,
         refers_to: &[String],
         revision: Option<u32>,
-    ) -> Result<Delivery, Error> {
+    ) -> PendingWrite {
         let mut body = store_message_request(
             &self.config.conversation,
             &Message {
@@ -654,7 +653,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 key.push_str(&format!("-v{n}"));
             }
         }
-        let write = PendingWrite {
+        PendingWrite {
             idempotency_key: body["idempotency_key"]
                 .as_str()
                 .unwrap_or_default()
@@ -665,7 +664,31 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             refers_to: refers_to.to_vec(),
             body,
             queued_at_ms: self.runtime.now_ms(),
-        };
+        }
+    }
+
+    /// One message in one `/store`, retried; kept in the outbox if it still fails for a reason
+    /// the server may get over. Writes already waiting go first, so the store sees them in order.
+    #[allow(clippy::too_many_arguments)]
+    async fn store_message(
+        &self,
+        role: Role,
+        turn_id: &str,
+        turn_number: Option<u32>,
+        content: &str,
+        extra: Option<&Map<String, Value>>,
+        refers_to: &[String],
+        revision: Option<u32>,
+    ) -> Result<Delivery, Error> {
+        let write = self.pending_write(
+            role,
+            turn_id,
+            turn_number,
+            content,
+            extra,
+            refers_to,
+            revision,
+        );
         if self.config.outbox_enabled {
             // One quick pass over older writes; if they still cannot go, this one waits too.
             // A storage that cannot be read must not stop a message the network can take.
