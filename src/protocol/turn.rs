@@ -811,21 +811,29 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     async fn flush_pass(&self, retry: &RetryPolicy) -> Result<FlushResult, Error> {
         let mut result = FlushResult::default();
-        if self.flushing.replace(true) {
-            // Another flush is sending; whatever it has not sent yet counts as waiting.
-            result.pending = self.outbox.writes().await?.len();
-            return Ok(result);
+        // If another flush is sending, whatever it has not sent yet counts as waiting.
+        let only_count = self.flushing.replace(true);
+        let outcome = self.flush_loop(retry, &mut result, only_count).await;
+        if !only_count {
+            self.flushing.set(false);
         }
-        let outcome = self.flush_loop(retry, &mut result).await;
-        self.flushing.set(false);
         outcome.map(|()| result)
     }
 
-    async fn flush_loop(&self, retry: &RetryPolicy, result: &mut FlushResult) -> Result<(), Error> {
+    async fn flush_loop(
+        &self,
+        retry: &RetryPolicy,
+        result: &mut FlushResult,
+        only_count: bool,
+    ) -> Result<(), Error> {
         loop {
             // read afresh each time: a turn running meanwhile may have queued more
             let writes = self.outbox.writes().await?;
             let queued = writes.len();
+            if only_count {
+                result.pending = queued;
+                return Ok(());
+            }
             let Some(write) = writes.into_iter().next() else {
                 result.pending = 0;
                 return Ok(());
