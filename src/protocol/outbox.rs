@@ -92,17 +92,17 @@ impl PendingWrite {
 
     pub fn from_json(v: &Value) -> Option<PendingWrite> {
         let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        // plain loops, not `collect::<Option<_>>()`: its adapter is a sizeable instantiation
+        let mut refers_to = Vec::new();
+        for target in v.get("refersTo")?.as_array()? {
+            refers_to.push(target.as_str()?.to_owned());
+        }
         Some(PendingWrite {
             idempotency_key: text("idempotencyKey")?,
             turn_id: text("turnId")?,
             role: text("role")?,
             turn_key: text("turnKey")?,
-            refers_to: v
-                .get("refersTo")?
-                .as_array()?
-                .iter()
-                .map(|t| t.as_str().map(str::to_owned))
-                .collect::<Option<_>>()?,
+            refers_to,
             body: v.get("body").filter(|b| b.is_object())?.clone(),
             queued_at_ms: v.get("queuedAtMs").and_then(Value::as_f64).unwrap_or(0.0),
         })
@@ -125,12 +125,11 @@ fn decode(text: &str) -> Option<Vec<PendingWrite>> {
     if stored.get("v")?.as_u64()? != 1 {
         return None;
     }
-    stored
-        .get("writes")?
-        .as_array()?
-        .iter()
-        .map(PendingWrite::from_json)
-        .collect()
+    let mut writes = Vec::new();
+    for write in stored.get("writes")?.as_array()? {
+        writes.push(PendingWrite::from_json(write)?);
+    }
+    Some(writes)
 }
 
 /// One conversation's queue on a storage. Every operation reads the stored queue afresh, so
