@@ -124,37 +124,43 @@ pub fn parse_retrieve_response(body: &Value, identifier: &str) -> Vec<RetrievedE
     let Some(entities) = body.get("entities").and_then(Value::as_array) else {
         return Vec::new();
     };
-    entities
-        .iter()
-        .filter_map(|e| {
-            let id = e.get("id").and_then(Value::as_str)?.to_owned();
-            let entity_type = e.get("entity_type").and_then(Value::as_str)?.to_owned();
-            if CONVERSATION_TYPES.contains(&entity_type.as_str()) {
-                return None;
-            }
-            let snapshot = e.get("snapshot").and_then(Value::as_object);
-            // `direct` nests the fields one level deeper: snapshot.snapshot.
-            let fields = snapshot
-                .and_then(|s| s.get("snapshot"))
-                .and_then(Value::as_object)
-                .or(snapshot)
-                .cloned()
-                .unwrap_or_default();
-            let canonical_name = snapshot
-                .and_then(|s| s.get("canonical_name"))
-                .filter(|_| snapshot.is_some_and(|s| s.contains_key("snapshot")))
-                .or_else(|| e.get("canonical_name"))
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            Some(RetrievedEntity {
-                id,
-                entity_type,
-                canonical_name,
-                snapshot: fields,
-                identifier: identifier.to_owned(),
-            })
-        })
-        .collect()
+    let mut found = Vec::new();
+    for e in entities {
+        if let Some(entity) = retrieved_entity(e, identifier) {
+            found.push(entity);
+        }
+    }
+    found
+}
+
+/// One hit of a lookup, unless it is conversation bookkeeping (or has no id or type).
+fn retrieved_entity(e: &Value, identifier: &str) -> Option<RetrievedEntity> {
+    let id = e.get("id").and_then(Value::as_str)?.to_owned();
+    let entity_type = e.get("entity_type").and_then(Value::as_str)?.to_owned();
+    if CONVERSATION_TYPES.contains(&entity_type.as_str()) {
+        return None;
+    }
+    let snapshot = e.get("snapshot").and_then(Value::as_object);
+    // `direct` nests the fields one level deeper: snapshot.snapshot.
+    let fields = snapshot
+        .and_then(|s| s.get("snapshot"))
+        .and_then(Value::as_object)
+        .or(snapshot)
+        .cloned()
+        .unwrap_or_default();
+    let canonical_name = snapshot
+        .and_then(|s| s.get("canonical_name"))
+        .filter(|_| snapshot.is_some_and(|s| s.contains_key("snapshot")))
+        .or_else(|| e.get("canonical_name"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    Some(RetrievedEntity {
+        id,
+        entity_type,
+        canonical_name,
+        snapshot: fields,
+        identifier: identifier.to_owned(),
+    })
 }
 
 fn invalid(message: impl Into<String>) -> Error {

@@ -990,7 +990,10 @@ fn interleave(
     let mut found: Vec<RetrievedEntity> = Vec::new();
     while found.len() < limit {
         let mut round_empty = true;
-        for entity in hits.iter_mut().filter_map(Iterator::next) {
+        for list in hits.iter_mut() {
+            let Some(entity) = list.next() else {
+                continue;
+            };
             round_empty = false;
             if found.len() < limit && !found.iter().any(|f| f.id == entity.id) {
                 found.push(entity);
@@ -1005,15 +1008,18 @@ fn interleave(
 
 /// The `REFERS_TO` targets a `/store` body carries inline.
 fn refers_to_targets(body: &Value) -> Vec<&str> {
-    body.get("relationships")
-        .and_then(Value::as_array)
-        .map(|rels| {
-            rels.iter()
-                .filter(|r| r.get("relationship_type").and_then(Value::as_str) == Some("REFERS_TO"))
-                .filter_map(|r| r.get("target_entity_id").and_then(Value::as_str))
-                .collect()
-        })
-        .unwrap_or_default()
+    let mut targets = Vec::new();
+    let Some(rels) = body.get("relationships").and_then(Value::as_array) else {
+        return targets;
+    };
+    for r in rels {
+        if r.get("relationship_type").and_then(Value::as_str) == Some("REFERS_TO") {
+            if let Some(target) = r.get("target_entity_id").and_then(Value::as_str) {
+                targets.push(target);
+            }
+        }
+    }
+    targets
 }
 
 /// A message store as the result reports it.
