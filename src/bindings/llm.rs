@@ -283,11 +283,15 @@ fn describe_value(value: &JsValue) -> String {
     if !value.is_object() {
         return format!("a {}", value.js_typeof().as_string().unwrap_or_default());
     }
-    let keys: Vec<String> = js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
+    let mut keys: Vec<String> = Vec::new();
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
         .iter()
         .take(5)
-        .filter_map(|k| k.as_string())
-        .collect();
+    {
+        if let Some(key) = key.as_string() {
+            keys.push(key);
+        }
+    }
     format!("an object with keys [{}]", keys.join(", "))
 }
 
@@ -302,9 +306,12 @@ pub fn js_extractor(callback: Function) -> Extractor {
         })?;
         // Non-strings and strings with lone surrogates are skipped, not fatal: retrieval is
         // best-effort.
-        Ok(array
-            .iter()
-            .filter_map(|v| string_arg("identifier", &v).ok())
-            .collect())
+        let mut identifiers = Vec::new();
+        for v in array.iter() {
+            if let Ok(identifier) = string_arg("identifier", &v) {
+                identifiers.push(identifier);
+            }
+        }
+        Ok(identifiers)
     })
 }

@@ -436,7 +436,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             input.extra.as_ref(),
         )?;
         let retrieved = self.retrieve(&input.user_message).await?;
-        let retrieved_entity_ids: Vec<String> = retrieved.iter().map(|e| e.id.clone()).collect();
+        let retrieved_entity_ids = entity_ids(&retrieved);
         let delivery = self
             .store_message(
                 Role::User,
@@ -613,7 +613,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         explicit: &[String],
     ) -> Vec<String> {
         let mut out: Vec<String> = match self.config.assistant_refers_to {
-            AssistantRefersTo::Retrieved => retrieved.iter().map(|e| e.id.clone()).collect(),
+            AssistantRefersTo::Retrieved => entity_ids(retrieved),
             AssistantRefersTo::Cited => cited_entities(reply, retrieved),
         };
         for id in explicit {
@@ -1004,6 +1004,11 @@ fn interleave(
         }
     }
     found
+}
+
+/// The entities' ids, in order.
+fn entity_ids(entities: &[RetrievedEntity]) -> Vec<String> {
+    entities.iter().map(|e| e.id.clone()).collect()
 }
 
 /// The `REFERS_TO` targets a `/store` body carries inline.
