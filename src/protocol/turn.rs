@@ -409,7 +409,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             }
         }
         let timeout = self.config.retrieval_timeout_ms;
-        let lookups = wanted.iter().map(|identifier| async move {
+        let lookup = |identifier| async move {
             let lookup = Box::pin(async move {
                 let body = retrieve_request(identifier, HITS_PER_LOOKUP);
                 self.send(Call::Retrieve, &body, &self.config.retry).await
@@ -420,10 +420,14 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 // a failed or late lookup is skipped: retrieval must never fail a turn
                 _ => Vec::new(),
             }
-        });
+        };
+        let mut lookups = Vec::with_capacity(wanted.len());
+        for identifier in &wanted {
+            lookups.push(Some(Box::pin(lookup(identifier))));
+        }
         // Best hit of every identifier first, then the second hits, …: an identifier that
         // over-matches cannot crowd out the others.
-        let hits = join_lookups(lookups.collect()).await;
+        let hits = join_lookups(lookups).await;
         Ok(interleave(hits, limit))
     }
 
@@ -953,12 +957,10 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 /// one on each wake, as `join_all` does for short lists, without the machinery it links in for
 /// long ones.)
 async fn join_lookups<F: Future<Output = Vec<RetrievedEntity>>>(
-    lookups: Vec<F>,
+    mut running: Vec<Option<Pin<Box<F>>>>,
 ) -> Vec<alloc::vec::IntoIter<RetrievedEntity>> {
-    let mut running: Vec<Option<Pin<Box<F>>>> =
-        lookups.into_iter().map(|f| Some(Box::pin(f))).collect();
-    let mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>> =
-        running.iter().map(|_| Vec::new().into_iter()).collect();
+    let mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>> = Vec::new();
+    hits.resize_with(running.len(), || Vec::new().into_iter());
     poll_fn(|cx| {
         let mut done = true;
         for (slot, out) in running.iter_mut().zip(hits.iter_mut()) {
