@@ -22,7 +22,7 @@ use crate::json::{ToJson, Value};
 use crate::platform::{now_ms, spawn_promise, JsRuntime};
 use crate::protocol::error::Error;
 use crate::protocol::events::AgentEvent;
-use crate::protocol::outbox::PendingWrite;
+use crate::protocol::outbox::writes_json;
 use crate::protocol::retry::RetryPolicy;
 use crate::protocol::turn::{Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput};
 use crate::store::EmbeddedStore;
@@ -497,9 +497,7 @@ impl NeotomaAgent {
     pub fn pending_writes(&self) -> Promise {
         self.run(Ok(()), |agent, ()| async move {
             let writes = agent.pending_writes().await?;
-            Ok(json_to_js(&Value::Array(
-                writes.iter().map(PendingWrite::to_json).collect(),
-            )))
+            Ok(json_to_js(&writes_json(&writes)))
         })
     }
 

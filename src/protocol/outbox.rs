@@ -109,14 +109,20 @@ impl PendingWrite {
     }
 }
 
+/// The writes as a JSON array (a loop: `map(..).collect()` is an instantiation of its own).
+pub fn writes_json(writes: &[PendingWrite]) -> Value {
+    let mut out = Vec::with_capacity(writes.len());
+    for write in writes {
+        out.push(write.to_json());
+    }
+    Value::Array(out)
+}
+
 /// `{"v":1,"writes":[…]}`: the stored form of a queue.
 fn encode(writes: &[PendingWrite]) -> String {
     let mut stored = Map::new();
     stored.insert("v".into(), 1.into());
-    stored.insert(
-        "writes".into(),
-        Value::Array(writes.iter().map(PendingWrite::to_json).collect()),
-    );
+    stored.insert("writes".into(), writes_json(writes));
     crate::json::to_string(&Value::Object(stored))
 }
 
