@@ -15,6 +15,37 @@ pub struct StoreOutcome {
     pub warnings: Vec<Value>,
 }
 
+/// The id of the entity of type `entity_type` whose snapshot has `field` = `want`. A snapshot
+/// may lack the field (an older schema): then the only entity of that type, which is
+/// unambiguous because we send exactly one of each.
+fn pick(entities: &[Value], entity_type: &str, field: &str, want: &str) -> Option<String> {
+    let mut only = None;
+    let mut of_type = 0;
+    for e in entities {
+        if e.get("entity_type").and_then(Value::as_str) != Some(entity_type) {
+            continue;
+        }
+        let value = e
+            .get("entity_snapshot_after")
+            .and_then(|s| s.get(field))
+            .and_then(Value::as_str);
+        if value == Some(want) {
+            only = Some(e);
+            of_type = 1;
+            break;
+        }
+        of_type += 1;
+        only = Some(e);
+    }
+    if of_type != 1 {
+        return None;
+    }
+    only?
+        .get("entity_id")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
 /// Finds the conversation and the message with `turn_key` in a `/store` answer.
 pub fn parse_store_response(
     body: &Value,
@@ -25,42 +56,10 @@ pub fn parse_store_response(
         .get("entities")
         .and_then(Value::as_array)
         .ok_or_else(|| invalid("/store answer has no entities array"))?;
-    let snapshot_field = |e: &Value, field: &str| -> Option<String> {
-        e.get("entity_snapshot_after")
-            .and_then(|s| s.get(field))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    };
-    let entity_id = |e: &Value| {
-        e.get("entity_id")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    };
-    let of_type = |t: &'static str| {
-        entities
-            .iter()
-            .filter(move |e| e.get("entity_type").and_then(Value::as_str) == Some(t))
-    };
-
-    // A snapshot may lack the matching field (an older schema); fall back to the only entity of
-    // that type, which is unambiguous because we send exactly one of each.
-    let pick = |t: &'static str, field: &str, want: &str| -> Option<String> {
-        of_type(t)
-            .find(|e| snapshot_field(e, field).as_deref() == Some(want))
-            .or_else(|| {
-                let mut it = of_type(t);
-                match (it.next(), it.next()) {
-                    (Some(only), None) => Some(only),
-                    _ => None,
-                }
-            })
-            .and_then(entity_id)
-    };
-
-    let conversation_entity_id = pick("conversation", "conversation_id", conversation_id)
+    let conversation_entity_id = pick(entities, "conversation", "conversation_id", conversation_id)
         .ok_or_else(|| invalid("/store answer has no conversation entity"))?;
-    let message_entity_id =
-        pick("conversation_message", "turn_key", turn_key).ok_or_else(|| {
+    let message_entity_id = pick(entities, "conversation_message", "turn_key", turn_key)
+        .ok_or_else(|| {
             invalid(format!(
                 "/store answer has no conversation_message with turn_key {turn_key}"
             ))
