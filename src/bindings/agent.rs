@@ -4,6 +4,8 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 use core::cell::RefCell;
+use core::future::Future;
+use core::pin::Pin;
 
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -20,14 +22,14 @@ use crate::json::{ToJson, Value};
 use crate::platform::{now_ms, spawn_promise, JsRuntime};
 use crate::protocol::error::Error;
 use crate::protocol::events::AgentEvent;
-use crate::protocol::outbox::PendingWrite;
+use crate::protocol::outbox::writes_json;
 use crate::protocol::retry::RetryPolicy;
 use crate::protocol::turn::{Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput};
 use crate::store::EmbeddedStore;
 use crate::transport::embedded::EmbeddedTransport;
 use crate::transport::http::{HttpTransport, DEFAULT_TIMEOUT_MS};
 use crate::transport::js_json::to_js as json_to_js;
-use crate::transport::js_object::JsObjectTransport;
+use crate::transport::js_object::{JsObjectTransport, METHODS};
 use crate::transport::Transport;
 
 /// The transport an agent was given.
@@ -37,29 +39,44 @@ pub enum AnyTransport {
     Js(JsObjectTransport),
 }
 
+/// `/store`, `/retrieve_entity_by_identifier`, `/create_relationships`: by index, as
+/// [`METHODS`] names them for a JS transport object.
+const PATHS: [&str; 3] = [
+    "/store",
+    "/retrieve_entity_by_identifier",
+    "/create_relationships",
+];
+
+impl AnyTransport {
+    /// Call `call` (an index into [`PATHS`]). The three trait methods return this one future
+    /// type, so the protocol's state machine holds one transport future, not nine.
+    async fn request(&self, call: usize, body: &Value) -> Result<Value, Error> {
+        match self {
+            AnyTransport::Embedded(t) => match call {
+                0 => t.store(body).await,
+                1 => t.retrieve_entity_by_identifier(body).await,
+                _ => t.create_relationships(body).await,
+            },
+            AnyTransport::Http(t) => t.post(PATHS[call], body).await,
+            AnyTransport::Js(t) => t.call(METHODS[call], body).await,
+        }
+    }
+}
+
 impl Transport for AnyTransport {
-    async fn store(&self, body: &Value) -> Result<Value, Error> {
-        match self {
-            AnyTransport::Embedded(t) => t.store(body).await,
-            AnyTransport::Http(t) => t.store(body).await,
-            AnyTransport::Js(t) => t.store(body).await,
-        }
+    fn store(&self, body: &Value) -> impl Future<Output = Result<Value, Error>> {
+        self.request(0, body)
     }
 
-    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        match self {
-            AnyTransport::Embedded(t) => t.retrieve_entity_by_identifier(body).await,
-            AnyTransport::Http(t) => t.retrieve_entity_by_identifier(body).await,
-            AnyTransport::Js(t) => t.retrieve_entity_by_identifier(body).await,
-        }
+    fn retrieve_entity_by_identifier(
+        &self,
+        body: &Value,
+    ) -> impl Future<Output = Result<Value, Error>> {
+        self.request(1, body)
     }
 
-    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
-        match self {
-            AnyTransport::Embedded(t) => t.create_relationships(body).await,
-            AnyTransport::Http(t) => t.create_relationships(body).await,
-            AnyTransport::Js(t) => t.create_relationships(body).await,
-        }
+    fn create_relationships(&self, body: &Value) -> impl Future<Output = Result<Value, Error>> {
+        self.request(2, body)
     }
 }
 
@@ -123,12 +140,16 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
     let mut config = AgentConfig::new(required_string(options, "conversationId", "")?);
     config.conversation.title = string_field(options, "conversationTitle", "")?;
     config.conversation.platform = string_field(options, "platform", "")?;
-    if let Some(n) = u32_field(options, "retrievalLimit", "")? {
+    if let Some(n) = u32_option(options, "retrievalLimit", "", false)? {
         config.retrieval_limit = n as usize;
     }
-    if let Some(n) = u32_field(options, "retrievalTimeoutMs", "")? {
-        config.retrieval_timeout_ms = n;
-    }
+    set_u32(
+        options,
+        "retrievalTimeoutMs",
+        "",
+        false,
+        &mut config.retrieval_timeout_ms,
+    )?;
     if let Some(n) = number_field(options, "maxMessageBytes", "")? {
         if n < 1.0 {
             return Err(Error::invalid_input("maxMessageBytes must be at least 1"));
@@ -144,17 +165,15 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
             ))
         }
     };
-    if let Some(n) = u32_field(options, "llmTimeoutMs", "")? {
-        if n == 0 {
-            return Err(Error::invalid_input("llmTimeoutMs must be at least 1"));
-        }
-        config.llm_timeout_ms = n;
-    }
+    set_u32(
+        options,
+        "llmTimeoutMs",
+        "",
+        true,
+        &mut config.llm_timeout_ms,
+    )?;
     config.retry = retry_policy_from(field(options, "retry"))?;
-    if let Some(f) = field(options, "onEvent") {
-        let f: Function = f
-            .dyn_into()
-            .map_err(|_| Error::invalid_input("onEvent must be a function"))?;
+    if let Some(f) = function_field(options, "onEvent")? {
         config.on_event = Some(Box::new(move |event: &AgentEvent| {
             // A listener's failure is its own: it must not fail the turn (nor, if it is async,
             // become an unhandled rejection).
@@ -165,10 +184,7 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
             }
         }));
     }
-    if let Some(f) = field(options, "identifierExtractor") {
-        let f: Function = f
-            .dyn_into()
-            .map_err(|_| Error::invalid_input("identifierExtractor must be a function"))?;
+    if let Some(f) = function_field(options, "identifierExtractor")? {
         config.extractor = Some(js_extractor(f));
     }
     Ok(config)
@@ -199,29 +215,66 @@ fn retry_policy_from(option: Option<JsValue>) -> Result<RetryPolicy, Error> {
             "maxElapsedMs",
         ],
     )?;
-    if let Some(n) = u32_field(&v, "maxAttempts", "retry.")? {
-        if n == 0 {
-            return Err(Error::invalid_input("retry.maxAttempts must be at least 1"));
-        }
-        policy.max_attempts = n;
-    }
-    if let Some(n) = u32_field(&v, "initialDelayMs", "retry.")? {
-        policy.initial_delay_ms = n;
-    }
-    if let Some(n) = u32_field(&v, "maxDelayMs", "retry.")? {
-        policy.max_delay_ms = n;
-    }
-    if let Some(n) = u32_field(&v, "maxElapsedMs", "retry.")? {
-        policy.max_elapsed_ms = n;
-    }
+    set_u32(&v, "maxAttempts", "retry.", true, &mut policy.max_attempts)?;
+    set_u32(
+        &v,
+        "initialDelayMs",
+        "retry.",
+        false,
+        &mut policy.initial_delay_ms,
+    )?;
+    set_u32(&v, "maxDelayMs", "retry.", false, &mut policy.max_delay_ms)?;
+    set_u32(
+        &v,
+        "maxElapsedMs",
+        "retry.",
+        false,
+        &mut policy.max_elapsed_ms,
+    )?;
     Ok(policy)
+}
+
+/// An integer option (`{path}{key}`); `positive` refuses 0.
+fn u32_option(obj: &JsValue, key: &str, path: &str, positive: bool) -> Result<Option<u32>, Error> {
+    let n = u32_field(obj, key, path)?;
+    if positive && n == Some(0) {
+        return Err(Error::invalid_input(format!(
+            "{path}{key} must be at least 1"
+        )));
+    }
+    Ok(n)
+}
+
+/// [`u32_option`] into `target` when given.
+fn set_u32(
+    obj: &JsValue,
+    key: &str,
+    path: &str,
+    positive: bool,
+    target: &mut u32,
+) -> Result<(), Error> {
+    if let Some(n) = u32_option(obj, key, path, positive)? {
+        *target = n;
+    }
+    Ok(())
+}
+
+/// A callback option.
+fn function_field(obj: &JsValue, key: &str) -> Result<Option<Function>, Error> {
+    field(obj, key)
+        .map(|f| {
+            f.dyn_into()
+                .map_err(|_| Error::invalid_input(format!("{key} must be a function")))
+        })
+        .transpose()
 }
 
 /// Builds the protocol agent from JS options; `extra_options` are keys a wrapper reads itself
 /// (`withMemory`'s `nextTurnId`).
 pub fn agent_from(options: &JsValue, extra_options: &[&str]) -> Result<JsAgent, Error> {
     if options.is_object() {
-        let known: Vec<&str> = AGENT_OPTIONS.iter().chain(extra_options).copied().collect();
+        let mut known = AGENT_OPTIONS.to_vec();
+        known.extend_from_slice(extra_options);
         options_object(options, "options", &known)?;
     }
     let mut config = config_from(options)?;
@@ -236,16 +289,18 @@ pub fn agent_from(options: &JsValue, extra_options: &[&str]) -> Result<JsAgent, 
     Agent::new(config, transport, JsRuntime, storage)
 }
 
-/// Runs `work` as a promise; protocol errors become JS errors.
-fn promise<T: ToJson + 'static>(
-    work: impl core::future::Future<Output = Result<T, Error>> + 'static,
-) -> Promise {
-    spawn_promise(async move {
-        match work.await {
-            Ok(v) => Ok(json_to_js(&v)),
-            Err(e) => Err(to_js(e)),
-        }
-    })
+/// A protocol call's result as JS, or its error.
+type Answer = Result<JsValue, Error>;
+
+/// `result` as JS (the one generic step of answering a call).
+fn answer<T: ToJson>(result: Result<T, Error>) -> Answer {
+    result.map(|v| json_to_js(&v))
+}
+
+/// Runs `work` as a promise; protocol errors become JS errors. Not generic: one state machine
+/// wraps every call.
+fn promise(work: Pin<Box<dyn Future<Output = Answer>>>) -> Promise {
+    spawn_promise(async move { work.await.map_err(to_js) })
 }
 
 /// Runs the Neotoma turn protocol for one conversation.
@@ -316,17 +371,16 @@ impl NeotomaAgent {
 
     /// Input already read from JS (or why it could not be): the protocol call as a promise,
     /// or a rejected one. Nothing is sent for bad input.
-    fn run<I, T, Fut>(
+    fn run<I, Fut>(
         &self,
         parsed: Result<I, Error>,
         work: impl FnOnce(Rc<JsAgent>, I) -> Fut,
     ) -> Promise
     where
-        T: ToJson + 'static,
-        Fut: core::future::Future<Output = Result<T, Error>> + 'static,
+        Fut: Future<Output = Answer> + 'static,
     {
         match parsed {
-            Ok(input) => promise(work(self.inner.clone(), input)),
+            Ok(input) => promise(Box::pin(work(self.inner.clone(), input))),
             Err(e) => Promise::reject(&to_js(e)),
         }
     }
@@ -364,9 +418,11 @@ impl NeotomaAgent {
                     sink: None,
                     max_reply_bytes: agent.config().max_message_bytes,
                 };
-                agent
-                    .turn(message, &llm, turn_id, turn_number, revision)
-                    .await
+                answer(
+                    agent
+                        .turn(message, &llm, turn_id, turn_number, revision)
+                        .await,
+                )
             },
         )
     }
@@ -429,7 +485,10 @@ impl NeotomaAgent {
     /// and listed in `failed`.
     #[wasm_bindgen(unchecked_return_type = "Promise<FlushResult>")]
     pub fn flush(&self) -> Promise {
-        self.run(Ok(()), |agent, ()| async move { agent.flush().await })
+        self.run(
+            Ok(()),
+            |agent, ()| async move { answer(agent.flush().await) },
+        )
     }
 
     /// The writes waiting in this conversation's outbox, oldest first (bodies and keys; never
@@ -438,9 +497,7 @@ impl NeotomaAgent {
     pub fn pending_writes(&self) -> Promise {
         self.run(Ok(()), |agent, ()| async move {
             let writes = agent.pending_writes().await?;
-            Ok(Value::Array(
-                writes.iter().map(PendingWrite::to_json).collect(),
-            ))
+            Ok(json_to_js(&writes_json(&writes)))
         })
     }
 
@@ -464,7 +521,7 @@ impl NeotomaAgent {
             })
         })();
         self.run(parsed, |agent, input| async move {
-            agent.open_turn(&input).await
+            answer(agent.open_turn(&input).await)
         })
     }
 
@@ -497,7 +554,7 @@ impl NeotomaAgent {
             })
         })();
         self.run(parsed, |agent, input| async move {
-            agent.close_turn(input).await
+            answer(agent.close_turn(input).await)
         })
     }
 
@@ -530,9 +587,11 @@ impl NeotomaAgent {
         self.run(
             parsed,
             |agent, (turn_id, turn_number, user, assistant, refers_to)| async move {
-                agent
-                    .record_turn(turn_id, turn_number, user, assistant, refers_to)
-                    .await
+                answer(
+                    agent
+                        .record_turn(turn_id, turn_number, user, assistant, refers_to)
+                        .await,
+                )
             },
         )
     }

@@ -140,29 +140,27 @@ async fn read_reply_stream(
 ) -> Result<String, Error> {
     let mut text = JsString::from("");
     let mut decoder: Option<TextDecoder> = None;
-    let result: Result<(), Error> = async {
-        while let Some(chunk) = source.next().await? {
-            let piece = chunk_text(&chunk, &mut decoder)?;
-            text = text.concat(&piece);
-            // Each UTF-16 unit is at least one UTF-8 byte: over in units means over in bytes.
-            if text.length() as usize > max_bytes {
-                return Err(too_long(max_bytes));
-            }
-            if let Some(sink) = sink {
-                sink.push(&piece);
-            }
+    // One loop, no inner async block: `break Some(error)` is the `?` here.
+    let failure = loop {
+        let chunk = match source.next().await {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => break finish_decoding(decoder.as_ref(), sink, &mut text).err(),
+            Err(e) => break Some(e),
+        };
+        let piece = match chunk_text(&chunk, &mut decoder) {
+            Ok(piece) => piece,
+            Err(e) => break Some(e),
+        };
+        text = text.concat(&piece);
+        // Each UTF-16 unit is at least one UTF-8 byte: over in units means over in bytes.
+        if text.length() as usize > max_bytes {
+            break Some(too_long(max_bytes));
         }
-        if let Some(decoder) = &decoder {
-            let rest = decoder.decode().map_err(|_| invalid_utf8())?;
-            if let Some(sink) = sink {
-                sink.push(&JsString::from(rest.as_str()));
-            }
-            text = text.concat(&JsString::from(rest));
+        if let Some(sink) = sink {
+            sink.push(&piece);
         }
-        Ok(())
-    }
-    .await;
-    if let Err(e) = result {
+    };
+    if let Some(e) = failure {
         if e.external.is_none() {
             source.cancel(&JsValue::from_str(&e.message));
         }
@@ -173,6 +171,23 @@ async fn read_reply_stream(
         return Err(too_long(max_bytes));
     }
     Ok(text)
+}
+
+/// The end of a byte stream: what the decoder still holds (an error if the bytes stopped
+/// mid-character).
+fn finish_decoding(
+    decoder: Option<&TextDecoder>,
+    sink: Option<&ReplySink>,
+    text: &mut JsString,
+) -> Result<(), Error> {
+    if let Some(decoder) = decoder {
+        let rest = decoder.decode().map_err(|_| invalid_utf8())?;
+        if let Some(sink) = sink {
+            sink.push(&JsString::from(rest.as_str()));
+        }
+        *text = text.concat(&JsString::from(rest));
+    }
+    Ok(())
 }
 
 fn chunk_text(chunk: &JsValue, decoder: &mut Option<TextDecoder>) -> Result<JsString, Error> {
@@ -268,11 +283,15 @@ fn describe_value(value: &JsValue) -> String {
     if !value.is_object() {
         return format!("a {}", value.js_typeof().as_string().unwrap_or_default());
     }
-    let keys: Vec<String> = js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
+    let mut keys: Vec<String> = Vec::new();
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
         .iter()
         .take(5)
-        .filter_map(|k| k.as_string())
-        .collect();
+    {
+        if let Some(key) = key.as_string() {
+            keys.push(key);
+        }
+    }
     format!("an object with keys [{}]", keys.join(", "))
 }
 
@@ -287,9 +306,12 @@ pub fn js_extractor(callback: Function) -> Extractor {
         })?;
         // Non-strings and strings with lone surrogates are skipped, not fatal: retrieval is
         // best-effort.
-        Ok(array
-            .iter()
-            .filter_map(|v| string_arg("identifier", &v).ok())
-            .collect())
+        let mut identifiers = Vec::new();
+        for v in array.iter() {
+            if let Ok(identifier) = string_arg("identifier", &v) {
+                identifiers.push(identifier);
+            }
+        }
+        Ok(identifiers)
     })
 }

@@ -15,7 +15,7 @@ use super::errors::to_js;
 use super::js_values::field;
 use crate::platform::OneThread;
 use crate::protocol::error::{Error, ErrorCode};
-use crate::protocol::outbox::{MemoryStorage, OutboxStorage};
+use crate::protocol::outbox::{MemoryStorage, OutboxStorage, StorageOp};
 
 pub enum JsOutboxStorage {
     Memory(MemoryStorage),
@@ -69,10 +69,13 @@ fn check_shape(v: &JsValue) -> Result<(), Error> {
 }
 
 impl JsOutboxStorage {
-    async fn call(&self, method: &str, args: &[JsValue]) -> Result<JsValue, Error> {
-        let JsOutboxStorage::Object(object) = self else {
-            return Ok(JsValue::UNDEFINED);
-        };
+    /// Calls `object[method](key, value?)` and awaits what it returns.
+    async fn call(
+        object: &JsValue,
+        method: &str,
+        key: &str,
+        value: Option<&str>,
+    ) -> Result<JsValue, Error> {
         let failed = |why: String| {
             Error::new(
                 ErrorCode::OutboxStorage,
@@ -82,10 +85,10 @@ impl JsOutboxStorage {
         let f: Function = field(object, method)
             .and_then(|f| f.dyn_into().ok())
             .ok_or_else(|| failed("not a function".into()))?;
-        let returned = match args {
-            [a] => f.call1(object, a),
-            [a, b] => f.call2(object, a, b),
-            _ => f.call0(object),
+        let key = JsValue::from_str(key);
+        let returned = match value {
+            Some(value) => f.call2(object, &key, &JsValue::from_str(value)),
+            None => f.call1(object, &key),
         }
         .map_err(|e| failed(describe(&e)))?;
         JsFuture::from(Promise::resolve(&returned))
@@ -102,41 +105,25 @@ fn describe(e: &JsValue) -> String {
 }
 
 impl OutboxStorage for JsOutboxStorage {
-    async fn get(&self, key: &str) -> Result<Option<String>, Error> {
-        match self {
-            JsOutboxStorage::Memory(m) => m.get(key).await,
-            JsOutboxStorage::Object(_) => {
-                let v = self.call("get", &[JsValue::from_str(key)]).await?;
-                if v.is_undefined() || v.is_null() {
-                    return Ok(None);
-                }
-                v.as_string().map(Some).ok_or_else(|| {
-                    Error::new(
-                        ErrorCode::OutboxStorage,
-                        "outbox storage get() must return the string it was given",
-                    )
-                })
-            }
+    async fn apply(&self, key: &str, op: StorageOp<'_>) -> Result<Option<String>, Error> {
+        let object = match self {
+            JsOutboxStorage::Memory(m) => return Ok(m.apply_now(key, op)),
+            JsOutboxStorage::Object(object) => object,
+        };
+        let (method, value) = match op {
+            StorageOp::Get => ("get", None),
+            StorageOp::Put(value) => ("put", Some(value)),
+            StorageOp::Delete => ("delete", None),
+        };
+        let v = Self::call(object, method, key, value).await?;
+        if !matches!(op, StorageOp::Get) || v.is_undefined() || v.is_null() {
+            return Ok(None);
         }
-    }
-
-    async fn put(&self, key: &str, value: &str) -> Result<(), Error> {
-        match self {
-            JsOutboxStorage::Memory(m) => m.put(key, value).await,
-            JsOutboxStorage::Object(_) => self
-                .call("put", &[JsValue::from_str(key), JsValue::from_str(value)])
-                .await
-                .map(drop),
-        }
-    }
-
-    async fn delete(&self, key: &str) -> Result<(), Error> {
-        match self {
-            JsOutboxStorage::Memory(m) => m.delete(key).await,
-            JsOutboxStorage::Object(_) => self
-                .call("delete", &[JsValue::from_str(key)])
-                .await
-                .map(drop),
-        }
+        v.as_string().map(Some).ok_or_else(|| {
+            Error::new(
+                ErrorCode::OutboxStorage,
+                "outbox storage get() must return the string it was given",
+            )
+        })
     }
 }

@@ -12,9 +12,9 @@ use crate::prelude::*;
 
 use alloc::rc::Rc;
 use core::cell::RefCell;
+use core::future::Future;
 
 use super::error::{Error, ErrorCode};
-use super::fnv::HashMap;
 use crate::json;
 use crate::json::{Map, Value};
 
@@ -32,29 +32,48 @@ pub struct PendingWrite {
     pub queued_at_ms: f64,
 }
 
-/// Durable string storage. Errors are reported as [`ErrorCode::OutboxStorage`].
+/// What one storage call does with a key.
+#[derive(Clone, Copy)]
+pub enum StorageOp<'a> {
+    Get,
+    Put(&'a str),
+    Delete,
+}
+
+/// Durable string storage. Errors are reported as [`ErrorCode::OutboxStorage`]. One method for
+/// the three operations: each async method is a state machine of its own in the wasm.
 #[allow(async_fn_in_trait)]
 pub trait OutboxStorage {
-    async fn get(&self, key: &str) -> Result<Option<String>, Error>;
-    async fn put(&self, key: &str, value: &str) -> Result<(), Error>;
-    async fn delete(&self, key: &str) -> Result<(), Error>;
+    /// Reads (`Get`), writes (`Put`) or deletes the string under `key`; only `Get` answers one.
+    async fn apply(&self, key: &str, op: StorageOp<'_>) -> Result<Option<String>, Error>;
 }
 
 /// In-process storage: survives a new agent in the same process (or isolate), not a restart.
+/// A list of (key, queue): one entry per conversation with waiting writes, which a flush
+/// removes, so it stays short; no hash table instantiation in the wasm for it.
 #[derive(Clone, Default)]
-pub struct MemoryStorage(Rc<RefCell<HashMap<String, String>>>);
+pub struct MemoryStorage(Rc<RefCell<Vec<(String, String)>>>);
+
+impl MemoryStorage {
+    pub fn apply_now(&self, key: &str, op: StorageOp<'_>) -> Option<String> {
+        let mut entries = self.0.borrow_mut();
+        let at = entries.iter().position(|(k, _)| k == key);
+        match (op, at) {
+            (StorageOp::Get, at) => return at.map(|i| entries[i].1.clone()),
+            (StorageOp::Put(value), Some(i)) => entries[i].1 = value.to_owned(),
+            (StorageOp::Put(value), None) => entries.push((key.to_owned(), value.to_owned())),
+            (StorageOp::Delete, Some(i)) => {
+                entries.swap_remove(i);
+            }
+            (StorageOp::Delete, None) => {}
+        }
+        None
+    }
+}
 
 impl OutboxStorage for MemoryStorage {
-    async fn get(&self, key: &str) -> Result<Option<String>, Error> {
-        Ok(self.0.borrow().get(key).cloned())
-    }
-    async fn put(&self, key: &str, value: &str) -> Result<(), Error> {
-        self.0.borrow_mut().insert(key.to_owned(), value.to_owned());
-        Ok(())
-    }
-    async fn delete(&self, key: &str) -> Result<(), Error> {
-        self.0.borrow_mut().remove(key);
-        Ok(())
+    async fn apply(&self, key: &str, op: StorageOp<'_>) -> Result<Option<String>, Error> {
+        Ok(self.apply_now(key, op))
     }
 }
 
@@ -73,31 +92,37 @@ impl PendingWrite {
 
     pub fn from_json(v: &Value) -> Option<PendingWrite> {
         let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        // plain loops, not `collect::<Option<_>>()`: its adapter is a sizeable instantiation
+        let mut refers_to = Vec::new();
+        for target in v.get("refersTo")?.as_array()? {
+            refers_to.push(target.as_str()?.to_owned());
+        }
         Some(PendingWrite {
             idempotency_key: text("idempotencyKey")?,
             turn_id: text("turnId")?,
             role: text("role")?,
             turn_key: text("turnKey")?,
-            refers_to: v
-                .get("refersTo")?
-                .as_array()?
-                .iter()
-                .map(|t| t.as_str().map(str::to_owned))
-                .collect::<Option<_>>()?,
+            refers_to,
             body: v.get("body").filter(|b| b.is_object())?.clone(),
             queued_at_ms: v.get("queuedAtMs").and_then(Value::as_f64).unwrap_or(0.0),
         })
     }
 }
 
+/// The writes as a JSON array (a loop: `map(..).collect()` is an instantiation of its own).
+pub fn writes_json(writes: &[PendingWrite]) -> Value {
+    let mut out = Vec::with_capacity(writes.len());
+    for write in writes {
+        out.push(write.to_json());
+    }
+    Value::Array(out)
+}
+
 /// `{"v":1,"writes":[…]}`: the stored form of a queue.
 fn encode(writes: &[PendingWrite]) -> String {
     let mut stored = Map::new();
     stored.insert("v".into(), 1.into());
-    stored.insert(
-        "writes".into(),
-        Value::Array(writes.iter().map(PendingWrite::to_json).collect()),
-    );
+    stored.insert("writes".into(), writes_json(writes));
     crate::json::to_string(&Value::Object(stored))
 }
 
@@ -106,12 +131,11 @@ fn decode(text: &str) -> Option<Vec<PendingWrite>> {
     if stored.get("v")?.as_u64()? != 1 {
         return None;
     }
-    stored
-        .get("writes")?
-        .as_array()?
-        .iter()
-        .map(PendingWrite::from_json)
-        .collect()
+    let mut writes = Vec::new();
+    for write in stored.get("writes")?.as_array()? {
+        writes.push(PendingWrite::from_json(write)?);
+    }
+    Some(writes)
 }
 
 /// One conversation's queue on a storage. Every operation reads the stored queue afresh, so
@@ -134,7 +158,7 @@ impl<S: OutboxStorage> Outbox<S> {
     }
 
     pub async fn writes(&self) -> Result<Vec<PendingWrite>, Error> {
-        match self.storage.get(&self.key).await? {
+        match self.storage.apply(&self.key, StorageOp::Get).await? {
             None => Ok(Vec::new()),
             Some(text) => decode(&text).ok_or_else(|| {
                 Error::new(
@@ -148,41 +172,52 @@ impl<S: OutboxStorage> Outbox<S> {
     /// Appends `write`. If a write with its key is already queued, that one stays (its body is
     /// what the key stands for) and gains `write`'s REFERS_TO targets, re-created when it is sent.
     /// Returns how many writes are queued now.
-    pub async fn push(&self, write: PendingWrite) -> Result<usize, Error> {
-        let mut writes = self.writes().await?;
-        match writes
-            .iter_mut()
-            .find(|w| w.idempotency_key == write.idempotency_key)
-        {
-            Some(queued) => {
-                for target in write.refers_to {
-                    if !queued.refers_to.contains(&target) {
-                        queued.refers_to.push(target);
-                    }
-                }
-            }
-            None => writes.push(write),
-        }
-        self.save(writes).await
+    pub fn push(&self, write: PendingWrite) -> impl Future<Output = Result<usize, Error>> + '_ {
+        self.change(Change::Push(write))
     }
 
     /// Drops the write with `idempotency_key` (sent, or refused for good). Returns how many
     /// writes are still queued.
-    pub async fn remove(&self, idempotency_key: &str) -> Result<usize, Error> {
-        let mut writes = self.writes().await?;
-        writes.retain(|w| w.idempotency_key != idempotency_key);
-        self.save(writes).await
+    pub fn remove<'a>(
+        &'a self,
+        idempotency_key: &'a str,
+    ) -> impl Future<Output = Result<usize, Error>> + 'a {
+        self.change(Change::Remove(idempotency_key))
     }
 
-    /// Stores the queue; returns its length.
-    async fn save(&self, writes: Vec<PendingWrite>) -> Result<usize, Error> {
-        if writes.is_empty() {
-            self.storage.delete(&self.key).await?;
-        } else {
-            self.storage.put(&self.key, &encode(&writes)).await?;
+    /// Reads the queue, changes it, stores it; returns its length. (One async fn for both
+    /// changes: each is a state machine of its own in the wasm.)
+    async fn change(&self, change: Change<'_>) -> Result<usize, Error> {
+        let mut writes = self.writes().await?;
+        match change {
+            Change::Push(write) => match writes
+                .iter_mut()
+                .find(|w| w.idempotency_key == write.idempotency_key)
+            {
+                Some(queued) => {
+                    for target in write.refers_to {
+                        if !queued.refers_to.contains(&target) {
+                            queued.refers_to.push(target);
+                        }
+                    }
+                }
+                None => writes.push(write),
+            },
+            Change::Remove(key) => writes.retain(|w| w.idempotency_key != key),
         }
+        let text = (!writes.is_empty()).then(|| encode(&writes));
+        let op = match &text {
+            Some(text) => StorageOp::Put(text),
+            None => StorageOp::Delete,
+        };
+        self.storage.apply(&self.key, op).await?;
         Ok(writes.len())
     }
+}
+
+enum Change<'a> {
+    Push(PendingWrite),
+    Remove(&'a str),
 }
 
 #[cfg(test)]
@@ -245,7 +280,7 @@ mod tests {
     fn an_unreadable_queue_is_a_typed_error() {
         let storage = MemoryStorage::default();
         let outbox = Outbox::new(storage.clone(), "c1");
-        now(storage.put(outbox.storage_key(), "{not json")).unwrap();
+        storage.apply_now(outbox.storage_key(), StorageOp::Put("{not json"));
         let e = now(outbox.writes()).unwrap_err();
         assert_eq!(e.code, ErrorCode::OutboxStorage);
     }

@@ -110,16 +110,14 @@ pub fn store_message_request(conversation: &Conversation, message: &Message<'_>)
 /// `REFERS_TO` edges from an already-stored message, for `/create_relationships`. Used after a
 /// replay: the server silently skips relationships a replayed request did not first carry.
 pub fn refers_to_request(source_entity_id: &str, targets: &[String]) -> Value {
-    let relationships: Vec<Value> = dedupe(targets)
-        .into_iter()
-        .map(|t| {
-            json!({
-                "relationship_type": "REFERS_TO",
-                "source_entity_id": source_entity_id,
-                "target_entity_id": t,
-            })
-        })
-        .collect();
+    let mut relationships: Vec<Value> = Vec::new();
+    for t in dedupe(targets) {
+        relationships.push(json!({
+            "relationship_type": "REFERS_TO",
+            "source_entity_id": source_entity_id,
+            "target_entity_id": t,
+        }));
+    }
     json!({ "relationships": relationships })
 }
 

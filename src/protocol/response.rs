@@ -15,6 +15,37 @@ pub struct StoreOutcome {
     pub warnings: Vec<Value>,
 }
 
+/// The id of the entity of type `entity_type` whose snapshot has `field` = `want`. A snapshot
+/// may lack the field (an older schema): then the only entity of that type, which is
+/// unambiguous because we send exactly one of each.
+fn pick(entities: &[Value], entity_type: &str, field: &str, want: &str) -> Option<String> {
+    let mut only = None;
+    let mut of_type = 0;
+    for e in entities {
+        if e.get("entity_type").and_then(Value::as_str) != Some(entity_type) {
+            continue;
+        }
+        let value = e
+            .get("entity_snapshot_after")
+            .and_then(|s| s.get(field))
+            .and_then(Value::as_str);
+        if value == Some(want) {
+            only = Some(e);
+            of_type = 1;
+            break;
+        }
+        of_type += 1;
+        only = Some(e);
+    }
+    if of_type != 1 {
+        return None;
+    }
+    only?
+        .get("entity_id")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
 /// Finds the conversation and the message with `turn_key` in a `/store` answer.
 pub fn parse_store_response(
     body: &Value,
@@ -25,42 +56,10 @@ pub fn parse_store_response(
         .get("entities")
         .and_then(Value::as_array)
         .ok_or_else(|| invalid("/store answer has no entities array"))?;
-    let snapshot_field = |e: &Value, field: &str| -> Option<String> {
-        e.get("entity_snapshot_after")
-            .and_then(|s| s.get(field))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    };
-    let entity_id = |e: &Value| {
-        e.get("entity_id")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    };
-    let of_type = |t: &'static str| {
-        entities
-            .iter()
-            .filter(move |e| e.get("entity_type").and_then(Value::as_str) == Some(t))
-    };
-
-    // A snapshot may lack the matching field (an older schema); fall back to the only entity of
-    // that type, which is unambiguous because we send exactly one of each.
-    let pick = |t: &'static str, field: &str, want: &str| -> Option<String> {
-        of_type(t)
-            .find(|e| snapshot_field(e, field).as_deref() == Some(want))
-            .or_else(|| {
-                let mut it = of_type(t);
-                match (it.next(), it.next()) {
-                    (Some(only), None) => Some(only),
-                    _ => None,
-                }
-            })
-            .and_then(entity_id)
-    };
-
-    let conversation_entity_id = pick("conversation", "conversation_id", conversation_id)
+    let conversation_entity_id = pick(entities, "conversation", "conversation_id", conversation_id)
         .ok_or_else(|| invalid("/store answer has no conversation entity"))?;
-    let message_entity_id =
-        pick("conversation_message", "turn_key", turn_key).ok_or_else(|| {
+    let message_entity_id = pick(entities, "conversation_message", "turn_key", turn_key)
+        .ok_or_else(|| {
             invalid(format!(
                 "/store answer has no conversation_message with turn_key {turn_key}"
             ))
@@ -124,37 +123,43 @@ pub fn parse_retrieve_response(body: &Value, identifier: &str) -> Vec<RetrievedE
     let Some(entities) = body.get("entities").and_then(Value::as_array) else {
         return Vec::new();
     };
-    entities
-        .iter()
-        .filter_map(|e| {
-            let id = e.get("id").and_then(Value::as_str)?.to_owned();
-            let entity_type = e.get("entity_type").and_then(Value::as_str)?.to_owned();
-            if CONVERSATION_TYPES.contains(&entity_type.as_str()) {
-                return None;
-            }
-            let snapshot = e.get("snapshot").and_then(Value::as_object);
-            // `direct` nests the fields one level deeper: snapshot.snapshot.
-            let fields = snapshot
-                .and_then(|s| s.get("snapshot"))
-                .and_then(Value::as_object)
-                .or(snapshot)
-                .cloned()
-                .unwrap_or_default();
-            let canonical_name = snapshot
-                .and_then(|s| s.get("canonical_name"))
-                .filter(|_| snapshot.is_some_and(|s| s.contains_key("snapshot")))
-                .or_else(|| e.get("canonical_name"))
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            Some(RetrievedEntity {
-                id,
-                entity_type,
-                canonical_name,
-                snapshot: fields,
-                identifier: identifier.to_owned(),
-            })
-        })
-        .collect()
+    let mut found = Vec::new();
+    for e in entities {
+        if let Some(entity) = retrieved_entity(e, identifier) {
+            found.push(entity);
+        }
+    }
+    found
+}
+
+/// One hit of a lookup, unless it is conversation bookkeeping (or has no id or type).
+fn retrieved_entity(e: &Value, identifier: &str) -> Option<RetrievedEntity> {
+    let id = e.get("id").and_then(Value::as_str)?.to_owned();
+    let entity_type = e.get("entity_type").and_then(Value::as_str)?.to_owned();
+    if CONVERSATION_TYPES.contains(&entity_type.as_str()) {
+        return None;
+    }
+    let snapshot = e.get("snapshot").and_then(Value::as_object);
+    // `direct` nests the fields one level deeper: snapshot.snapshot.
+    let fields = snapshot
+        .and_then(|s| s.get("snapshot"))
+        .and_then(Value::as_object)
+        .or(snapshot)
+        .cloned()
+        .unwrap_or_default();
+    let canonical_name = snapshot
+        .and_then(|s| s.get("canonical_name"))
+        .filter(|_| snapshot.is_some_and(|s| s.contains_key("snapshot")))
+        .or_else(|| e.get("canonical_name"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    Some(RetrievedEntity {
+        id,
+        entity_type,
+        canonical_name,
+        snapshot: fields,
+        identifier: identifier.to_owned(),
+    })
 }
 
 fn invalid(message: impl Into<String>) -> Error {

@@ -21,15 +21,15 @@
 
 use crate::prelude::*;
 
-use alloc::collections::VecDeque;
 use core::cell::{Cell, RefCell};
-use core::future::Future;
+use core::future::{poll_fn, Future};
+use core::pin::Pin;
+use core::task::Poll;
 
-use futures_util::future::{join_all, select, Either};
+use futures_util::future::{select, Either};
 
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
-use super::fnv::HashMap;
 use super::identifiers::extract_identifiers;
 use super::keys::{turn_key, Role};
 use super::lowercase::to_lowercase;
@@ -271,18 +271,26 @@ struct OpenedTurn {
     retrieved: Vec<RetrievedEntity>,
 }
 
+/// The turns an agent remembers, oldest first. A list, not a map: at most `REMEMBERED_TURNS`
+/// entries, looked up once or twice a turn, and no hash table instantiation in the wasm for it.
 #[derive(Default)]
 struct TurnLog {
     last_number: u32,
-    opened: HashMap<String, OpenedTurn>,
-    order: VecDeque<String>,
+    opened: Vec<(String, OpenedTurn)>,
 }
 
 impl TurnLog {
+    fn get(&self, turn_id: &str) -> Option<&OpenedTurn> {
+        self.opened
+            .iter()
+            .find(|(id, _)| id == turn_id)
+            .map(|(_, turn)| turn)
+    }
+
     /// The turn number for `turn_id`: the caller's, the one it had before (a replay), or the next.
     fn number_for(&self, turn_id: &str, requested: Option<u32>) -> u32 {
         requested
-            .or_else(|| self.opened.get(turn_id).map(|t| t.turn_number))
+            .or_else(|| self.get(turn_id).map(|t| t.turn_number))
             .unwrap_or(self.last_number.saturating_add(1))
     }
 
@@ -290,7 +298,7 @@ impl TurnLog {
     /// (same id) gets the same number, so it sends the same body and replays cleanly.
     fn reserve(&mut self, turn_id: &str, requested: Option<u32>) -> u32 {
         let number = self.number_for(turn_id, requested);
-        let retrieved = match self.opened.get(turn_id) {
+        let retrieved = match self.get(turn_id) {
             Some(t) if t.turn_number == number => t.retrieved.clone(),
             _ => Vec::new(),
         };
@@ -304,15 +312,17 @@ impl TurnLog {
         number
     }
 
+    /// Stores `turn` under `turn_id`: in place if the id is known (its age unchanged), else as
+    /// the newest, forgetting the oldest beyond `REMEMBERED_TURNS`.
     fn remember(&mut self, turn_id: &str, turn: OpenedTurn) {
         self.last_number = self.last_number.max(turn.turn_number);
-        if self.opened.insert(turn_id.to_owned(), turn).is_none() {
-            self.order.push_back(turn_id.to_owned());
-            if self.order.len() > REMEMBERED_TURNS {
-                if let Some(old) = self.order.pop_front() {
-                    self.opened.remove(&old);
-                }
-            }
+        if let Some((_, known)) = self.opened.iter_mut().find(|(id, _)| id == turn_id) {
+            *known = turn;
+            return;
+        }
+        self.opened.push((turn_id.to_owned(), turn));
+        if self.opened.len() > REMEMBERED_TURNS {
+            self.opened.remove(0);
         }
     }
 }
@@ -399,7 +409,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             }
         }
         let timeout = self.config.retrieval_timeout_ms;
-        let lookups = wanted.iter().map(|identifier| async move {
+        let lookup = |identifier| async move {
             let lookup = Box::pin(async move {
                 let body = retrieve_request(identifier, HITS_PER_LOOKUP);
                 self.send(Call::Retrieve, &body, &self.config.retry).await
@@ -410,27 +420,15 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 // a failed or late lookup is skipped: retrieval must never fail a turn
                 _ => Vec::new(),
             }
-        });
+        };
+        let mut lookups = Vec::with_capacity(wanted.len());
+        for identifier in &wanted {
+            lookups.push(Some(Box::pin(lookup(identifier))));
+        }
         // Best hit of every identifier first, then the second hits, …: an identifier that
         // over-matches cannot crowd out the others.
-        let mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>> = join_all(lookups)
-            .await
-            .into_iter()
-            .map(Vec::into_iter)
-            .collect();
-        let mut found: Vec<RetrievedEntity> = Vec::new();
-        while found.len() < limit {
-            let round: Vec<RetrievedEntity> = hits.iter_mut().filter_map(Iterator::next).collect();
-            if round.is_empty() {
-                break;
-            }
-            for entity in round {
-                if found.len() < limit && !found.iter().any(|f| f.id == entity.id) {
-                    found.push(entity);
-                }
-            }
-        }
-        Ok(found)
+        let hits = join_lookups(lookups).await;
+        Ok(interleave(hits, limit))
     }
 
     /// Retrieval, then the user message in one store.
@@ -442,7 +440,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             input.extra.as_ref(),
         )?;
         let retrieved = self.retrieve(&input.user_message).await?;
-        let retrieved_entity_ids: Vec<String> = retrieved.iter().map(|e| e.id.clone()).collect();
+        let retrieved_entity_ids = entity_ids(&retrieved);
         let delivery = self
             .store_message(
                 Role::User,
@@ -461,17 +459,17 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 retrieved: retrieved.clone(),
             },
         );
-        let (stored, pending) = split(delivery);
+        let stored = reported(delivery);
         Ok(OpenTurnResult {
             turn_id,
             turn_number,
-            conversation_entity_id: stored.as_ref().map(|s| s.conversation_entity_id.clone()),
-            user_message_entity_id: stored.as_ref().map(|s| s.message_entity_id.clone()),
+            conversation_entity_id: stored.conversation_entity_id,
+            user_message_entity_id: stored.message_entity_id,
             retrieved,
             retrieved_entity_ids,
-            replayed: stored.as_ref().is_some_and(|s| s.replayed),
-            pending,
-            store_warnings: stored.map(|s| s.warnings).unwrap_or_default(),
+            replayed: stored.replayed,
+            pending: stored.pending,
+            store_warnings: stored.warnings,
         })
     }
 
@@ -486,7 +484,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         if let Some(extra) = &input.extra {
             check_extra("assistantMessageExtra", extra)?;
         }
-        let opened = self.turns.borrow().opened.get(&input.turn_id).cloned();
+        let opened = self.turns.borrow().get(&input.turn_id).cloned();
         let turn_number = input.turn_number.or(opened.as_ref().map(|t| t.turn_number));
         let retrieved = opened.map(|t| t.retrieved).unwrap_or_default();
         let refers_to =
@@ -505,16 +503,16 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 input.revision,
             )
             .await?;
-        let (stored, pending) = split(delivery);
+        let stored = reported(delivery);
         Ok(CloseTurnResult {
             turn_id: input.turn_id,
             turn_number,
-            conversation_entity_id: stored.as_ref().map(|s| s.conversation_entity_id.clone()),
-            assistant_message_entity_id: stored.as_ref().map(|s| s.message_entity_id.clone()),
+            conversation_entity_id: stored.conversation_entity_id,
+            assistant_message_entity_id: stored.message_entity_id,
             refers_to,
-            replayed: stored.as_ref().is_some_and(|s| s.replayed),
-            pending,
-            store_warnings: stored.map(|s| s.warnings).unwrap_or_default(),
+            replayed: stored.replayed,
+            pending: stored.pending,
+            store_warnings: stored.warnings,
         })
     }
 
@@ -535,10 +533,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             user_message,
             extra: None,
         };
-        let opened = self.open_turn(&input).await?;
+        let mut opened = self.open_turn(&input).await?;
+        // lent to the callback's context, given back for the result
         let ctx = TurnContext {
-            retrieved: opened.retrieved.clone(),
-            retrieved_entity_ids: opened.retrieved_entity_ids.clone(),
+            retrieved: core::mem::take(&mut opened.retrieved),
+            retrieved_entity_ids: core::mem::take(&mut opened.retrieved_entity_ids),
             turn_id: opened.turn_id.clone(),
             turn_number: opened.turn_number,
             conversation_id: self.conversation_id().to_owned(),
@@ -555,6 +554,18 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 ))
             }
         };
+        opened.retrieved = ctx.retrieved;
+        opened.retrieved_entity_ids = ctx.retrieved_entity_ids;
+        self.finish(opened, reply, revision).await
+    }
+
+    /// The assistant side of an opened turn, and the whole turn's result.
+    async fn finish(
+        &self,
+        opened: OpenTurnResult,
+        reply: Reply,
+        revision: Option<u32>,
+    ) -> Result<TurnResult, Error> {
         let closed = self
             .close_turn(CloseTurnInput {
                 turn_id: opened.turn_id.clone(),
@@ -591,17 +602,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 extra: None,
             })
             .await?;
-        let closed = self
-            .close_turn(CloseTurnInput {
-                turn_id: opened.turn_id.clone(),
-                turn_number: Some(opened.turn_number),
-                assistant_message: assistant_message.clone(),
-                refers_to,
-                extra: None,
-                revision: None,
-            })
-            .await?;
-        Ok(joined(opened, closed, assistant_message))
+        let reply = Reply {
+            text: assistant_message,
+            refers_to,
+        };
+        self.finish(opened, reply, None).await
     }
 
     /// The assistant's REFERS_TO targets: cited (or all) retrieved entities, then the explicit ones.
@@ -612,7 +617,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         explicit: &[String],
     ) -> Vec<String> {
         let mut out: Vec<String> = match self.config.assistant_refers_to {
-            AssistantRefersTo::Retrieved => retrieved.iter().map(|e| e.id.clone()).collect(),
+            AssistantRefersTo::Retrieved => entity_ids(retrieved),
             AssistantRefersTo::Cited => cited_entities(reply, retrieved),
         };
         for id in explicit {
@@ -623,10 +628,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         out
     }
 
-    /// One message in one `/store`, retried; kept in the outbox if it still fails for a reason
-    /// the server may get over. Writes already waiting go first, so the store sees them in order.
+    /// The store request for one message, as the outbox would keep it.
     #[allow(clippy::too_many_arguments)]
-    async fn store_message(
+    fn pending_write(
         &self,
         role: Role,
         turn_id: &str,
@@ -635,7 +639,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         extra: Option<&Map<String, Value>>,
         refers_to: &[String],
         revision: Option<u32>,
-    ) -> Result<Delivery, Error> {
+    ) -> PendingWrite {
         let mut body = store_message_request(
             &self.config.conversation,
             &Message {
@@ -653,7 +657,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 key.push_str(&format!("-v{n}"));
             }
         }
-        let write = PendingWrite {
+        PendingWrite {
             idempotency_key: body["idempotency_key"]
                 .as_str()
                 .unwrap_or_default()
@@ -664,7 +668,31 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             refers_to: refers_to.to_vec(),
             body,
             queued_at_ms: self.runtime.now_ms(),
-        };
+        }
+    }
+
+    /// One message in one `/store`, retried; kept in the outbox if it still fails for a reason
+    /// the server may get over. Writes already waiting go first, so the store sees them in order.
+    #[allow(clippy::too_many_arguments)]
+    async fn store_message(
+        &self,
+        role: Role,
+        turn_id: &str,
+        turn_number: Option<u32>,
+        content: &str,
+        extra: Option<&Map<String, Value>>,
+        refers_to: &[String],
+        revision: Option<u32>,
+    ) -> Result<Delivery, Error> {
+        let write = self.pending_write(
+            role,
+            turn_id,
+            turn_number,
+            content,
+            extra,
+            refers_to,
+            revision,
+        );
         if self.config.outbox_enabled {
             // One quick pass over older writes; if they still cannot go, this one waits too.
             // A storage that cannot be read must not stop a message the network can take.
@@ -787,21 +815,29 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     async fn flush_pass(&self, retry: &RetryPolicy) -> Result<FlushResult, Error> {
         let mut result = FlushResult::default();
-        if self.flushing.replace(true) {
-            // Another flush is sending; whatever it has not sent yet counts as waiting.
-            result.pending = self.outbox.writes().await?.len();
-            return Ok(result);
+        // If another flush is sending, whatever it has not sent yet counts as waiting.
+        let only_count = self.flushing.replace(true);
+        let outcome = self.flush_loop(retry, &mut result, only_count).await;
+        if !only_count {
+            self.flushing.set(false);
         }
-        let outcome = self.flush_loop(retry, &mut result).await;
-        self.flushing.set(false);
         outcome.map(|()| result)
     }
 
-    async fn flush_loop(&self, retry: &RetryPolicy, result: &mut FlushResult) -> Result<(), Error> {
+    async fn flush_loop(
+        &self,
+        retry: &RetryPolicy,
+        result: &mut FlushResult,
+        only_count: bool,
+    ) -> Result<(), Error> {
         loop {
             // read afresh each time: a turn running meanwhile may have queued more
             let writes = self.outbox.writes().await?;
             let queued = writes.len();
+            if only_count {
+                result.pending = queued;
+                return Ok(());
+            }
             let Some(write) = writes.into_iter().next() else {
                 result.pending = 0;
                 return Ok(());
@@ -809,7 +845,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             let sent = self
                 .send(Call::Store(&write.turn_key), &write.body, retry)
                 .await;
-            match sent {
+            // Ok(replayed) when stored, Err when refused on its merits: either way it leaves
+            // the outbox (one `remove` await for both).
+            let stored = match sent {
                 Ok(answer) => {
                     let (outcome, edges_done) = self.settle(&write, &answer).await?;
                     if !edges_done {
@@ -817,22 +855,27 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                         result.pending = queued;
                         return Ok(());
                     }
-                    let pending = self.outbox.remove(&write.idempotency_key).await?;
-                    result.flushed += 1;
-                    self.emit(AgentEvent::WriteFlushed {
-                        turn_id: write.turn_id,
-                        role: write.role,
-                        idempotency_key: write.idempotency_key,
-                        replayed: outcome.replayed,
-                        pending,
-                    });
+                    Ok(outcome.replayed)
                 }
                 Err(e) if is_deferrable(&e) => {
                     result.pending = queued;
                     return Ok(());
                 }
+                Err(e) => Err(e),
+            };
+            let pending = self.outbox.remove(&write.idempotency_key).await?;
+            match stored {
+                Ok(replayed) => {
+                    result.flushed += 1;
+                    self.emit(AgentEvent::WriteFlushed {
+                        turn_id: write.turn_id,
+                        role: write.role,
+                        idempotency_key: write.idempotency_key,
+                        replayed,
+                        pending,
+                    });
+                }
                 Err(e) => {
-                    self.outbox.remove(&write.idempotency_key).await?;
                     let (code, message) = error_fields(&e);
                     self.emit(AgentEvent::WriteFailed {
                         turn_id: write.turn_id.clone(),
@@ -866,16 +909,21 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let started = self.runtime.now_ms();
         let mut failed = 0;
         loop {
-            let attempt = match call {
-                Call::Store(turn_key) => self.transport.store(body).await.and_then(|answer| {
+            // Boxed: one await for the three calls (and, where the transport gives the three
+            // one future type, one copy of its state machine).
+            let request: Pin<Box<dyn Future<Output = Result<Value, Error>> + '_>> = match call {
+                Call::Store(_) => Box::pin(self.transport.store(body)),
+                Call::Retrieve => Box::pin(self.transport.retrieve_entity_by_identifier(body)),
+                Call::CreateRelationships => Box::pin(self.transport.create_relationships(body)),
+            };
+            let attempt = request.await.and_then(|answer| {
+                if let Call::Store(turn_key) = call {
                     // A 2xx we cannot read (cut short, HTML) may follow a write that happened:
                     // it is retried like a lost answer, and the replay's answer tells.
                     parse_store_response(&answer, self.conversation_id(), turn_key)?;
-                    Ok(answer)
-                }),
-                Call::Retrieve => self.transport.retrieve_entity_by_identifier(body).await,
-                Call::CreateRelationships => self.transport.create_relationships(body).await,
-            };
+                }
+                Ok(answer)
+            });
             let error = match attempt {
                 Ok(answer) => return Ok(answer),
                 Err(e) => e,
@@ -905,23 +953,107 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     }
 }
 
-/// The `REFERS_TO` targets a `/store` body carries inline.
-fn refers_to_targets(body: &Value) -> Vec<&str> {
-    body.get("relationships")
-        .and_then(Value::as_array)
-        .map(|rels| {
-            rels.iter()
-                .filter(|r| r.get("relationship_type").and_then(Value::as_str) == Some("REFERS_TO"))
-                .filter_map(|r| r.get("target_entity_id").and_then(Value::as_str))
-                .collect()
-        })
-        .unwrap_or_default()
+/// Runs the lookups at once and gives their hits in the lookups' order. (Polls every unfinished
+/// one on each wake, as `join_all` does for short lists, without the machinery it links in for
+/// long ones.)
+async fn join_lookups<F: Future<Output = Vec<RetrievedEntity>>>(
+    mut running: Vec<Option<Pin<Box<F>>>>,
+) -> Vec<alloc::vec::IntoIter<RetrievedEntity>> {
+    let mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>> = Vec::new();
+    hits.resize_with(running.len(), || Vec::new().into_iter());
+    poll_fn(|cx| {
+        let mut done = true;
+        for (slot, out) in running.iter_mut().zip(hits.iter_mut()) {
+            if let Some(lookup) = slot {
+                match lookup.as_mut().poll(cx) {
+                    Poll::Ready(found) => {
+                        *out = found.into_iter();
+                        *slot = None;
+                    }
+                    Poll::Pending => done = false,
+                }
+            }
+        }
+        if done {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await;
+    hits
 }
 
-fn split(delivery: Delivery) -> (Option<StoreOutcome>, bool) {
+/// Up to `limit` distinct entities: the first hit of every lookup, then the second hits, …
+fn interleave(
+    mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>>,
+    limit: usize,
+) -> Vec<RetrievedEntity> {
+    let mut found: Vec<RetrievedEntity> = Vec::new();
+    while found.len() < limit {
+        let mut round_empty = true;
+        for list in hits.iter_mut() {
+            let Some(entity) = list.next() else {
+                continue;
+            };
+            round_empty = false;
+            if found.len() < limit && !found.iter().any(|f| f.id == entity.id) {
+                found.push(entity);
+            }
+        }
+        if round_empty {
+            break;
+        }
+    }
+    found
+}
+
+/// The entities' ids, in order.
+fn entity_ids(entities: &[RetrievedEntity]) -> Vec<String> {
+    entities.iter().map(|e| e.id.clone()).collect()
+}
+
+/// The `REFERS_TO` targets a `/store` body carries inline.
+fn refers_to_targets(body: &Value) -> Vec<&str> {
+    let mut targets = Vec::new();
+    let Some(rels) = body.get("relationships").and_then(Value::as_array) else {
+        return targets;
+    };
+    for r in rels {
+        if r.get("relationship_type").and_then(Value::as_str) == Some("REFERS_TO") {
+            if let Some(target) = r.get("target_entity_id").and_then(Value::as_str) {
+                targets.push(target);
+            }
+        }
+    }
+    targets
+}
+
+/// A message store as the result reports it.
+struct Reported {
+    conversation_entity_id: Option<String>,
+    message_entity_id: Option<String>,
+    replayed: bool,
+    pending: bool,
+    warnings: Vec<Value>,
+}
+
+fn reported(delivery: Delivery) -> Reported {
     match delivery {
-        Delivery::Stored(outcome) => (Some(outcome), false),
-        Delivery::Pending => (None, true),
+        Delivery::Stored(outcome) => Reported {
+            conversation_entity_id: Some(outcome.conversation_entity_id),
+            message_entity_id: Some(outcome.message_entity_id),
+            replayed: outcome.replayed,
+            pending: false,
+            warnings: outcome.warnings,
+        },
+        Delivery::Pending => Reported {
+            conversation_entity_id: None,
+            message_entity_id: None,
+            replayed: false,
+            pending: true,
+            warnings: Vec::new(),
+        },
     }
 }
 

@@ -65,32 +65,31 @@ pub fn check_turn_number(value: f64) -> Result<u32, Error> {
 /// machine (localhost, 127.0.0.0/8, [::1]). Plain http elsewhere would send the bearer token
 /// and every message in clear text, so it needs `allowInsecureHttp: true`.
 pub fn check_base_url(base: &str, allow_insecure_http: bool) -> Result<(), Error> {
-    if base.starts_with('/') && !base.starts_with("//") {
+    let bytes = base.as_bytes();
+    if bytes.first() == Some(&b'/') && bytes.get(1) != Some(&b'/') {
         return Ok(());
     }
     let lower = base.to_ascii_lowercase();
-    if let Some(rest) = lower.strip_prefix("https://") {
-        return if host_of(rest).is_empty() {
+    if lower.as_bytes().starts_with(b"https://") {
+        return if host_of(lower.get(8..).unwrap_or("")).is_empty() {
             Err(Error::invalid_input("transport.baseUrl has no host"))
         } else {
             Ok(())
         };
     }
-    let Some(rest) = lower.strip_prefix("http://") else {
+    if !lower.as_bytes().starts_with(b"http://") {
         return Err(Error::invalid_input(
             "transport.baseUrl must be an http(s) URL or a same-origin path starting with /",
         ));
-    };
-    let host = host_of(rest);
+    }
+    let host = host_of(lower.get(7..).unwrap_or("")).as_bytes();
     if host.is_empty() {
         return Err(Error::invalid_input("transport.baseUrl has no host"));
     }
-    let loopback = host == "localhost"
-        || host.ends_with(".localhost")
-        || host == "[::1]"
-        || host
-            .strip_prefix("127.")
-            .is_some_and(|r| r.split('.').count() == 3 && r.split('.').all(is_octet));
+    let loopback = host == b"localhost"
+        || host.ends_with(b".localhost")
+        || host == b"[::1]"
+        || (host.starts_with(b"127.") && is_ipv4_tail(host.get(4..).unwrap_or(b"")));
     if loopback || allow_insecure_http {
         Ok(())
     } else {
@@ -101,22 +100,57 @@ pub fn check_base_url(base: &str, allow_insecure_http: bool) -> Result<(), Error
     }
 }
 
-/// The host of `rest` (what follows `scheme://`), without userinfo or port.
+/// The host of `rest` (what follows `scheme://`), without userinfo or port. (Byte loops: the
+/// delimiters are ASCII, and str's pattern machinery costs more in the wasm.)
 fn host_of(rest: &str) -> &str {
+    let b = rest.as_bytes();
     // a backslash ends the authority too: browsers read it as `/`
-    let authority = rest.split(['/', '\\', '?', '#']).next().unwrap_or("");
-    let host_port = authority.rsplit('@').next().unwrap_or("");
-    if host_port.starts_with('[') {
-        return host_port.split_inclusive(']').next().unwrap_or("");
-    }
-    host_port.split(':').next().unwrap_or("")
+    let end = b
+        .iter()
+        .position(|c| matches!(c, b'/' | b'\\' | b'?' | b'#'))
+        .unwrap_or(b.len());
+    let authority = b.get(..end).unwrap_or(b"");
+    let start = authority
+        .iter()
+        .rposition(|&c| c == b'@')
+        .map_or(0, |at| at + 1);
+    let host_port = authority.get(start..).unwrap_or(b"");
+    let len = if host_port.first() == Some(&b'[') {
+        host_port
+            .iter()
+            .position(|&c| c == b']')
+            .map_or(host_port.len(), |close| close + 1)
+    } else {
+        host_port
+            .iter()
+            .position(|&c| c == b':')
+            .unwrap_or(host_port.len())
+    };
+    rest.get(start..start + len).unwrap_or("")
 }
 
-fn is_octet(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 3
-        && s.bytes().all(|b| b.is_ascii_digit())
-        && s.parse::<u16>().is_ok_and(|n| n <= 255)
+/// `N.N.N` with each N a decimal octet (0–255, at most 3 digits): the rest of a 127.x address.
+fn is_ipv4_tail(rest: &[u8]) -> bool {
+    let (mut parts, mut digits, mut value) = (1, 0, 0u32);
+    for &c in rest {
+        if c == b'.' {
+            if digits == 0 {
+                return false;
+            }
+            parts += 1;
+            digits = 0;
+            value = 0;
+        } else if c.is_ascii_digit() {
+            digits += 1;
+            value = value * 10 + u32::from(c - b'0');
+            if digits > 3 || value > 255 {
+                return false;
+            }
+        } else {
+            return false;
+        }
+    }
+    digits > 0 && parts == 3
 }
 
 #[cfg(test)]

@@ -59,7 +59,7 @@ impl HttpTransport {
         })
     }
 
-    async fn post(&self, path: &str, body: &Value) -> Result<Value, Error> {
+    pub(crate) async fn post(&self, path: &str, body: &Value) -> Result<Value, Error> {
         let url = format!("{}{}", self.base_url, path);
         let controller = AbortController::new().ok();
         // A request whose future is dropped (a lookup abandoned at the retrieval deadline) is

@@ -63,11 +63,11 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
     }
     if Array::is_array(v) {
         let array: &Array = v.unchecked_ref();
-        return array
-            .iter()
-            .enumerate()
-            .map(|(i, item)| json_value(&item, &format!("{path}[{i}]")))
-            .collect();
+        let mut items = Vec::with_capacity(array.length() as usize);
+        for (i, item) in array.iter().enumerate() {
+            items.push(json_value(&item, &format!("{path}[{i}]"))?);
+        }
+        return Ok(Value::Array(items));
     }
     if v.is_object() && is_plain_object(v) {
         let mut map = Map::new();

@@ -36,7 +36,7 @@ impl JsObjectTransport {
         Ok(JsObjectTransport { object })
     }
 
-    async fn call(&self, method: &str, body: &Value) -> Result<Value, Error> {
+    pub(crate) async fn call(&self, method: &str, body: &Value) -> Result<Value, Error> {
         let f: Function = Reflect::get(&self.object, &JsValue::from_str(method))
             .ok()
             .and_then(|f| f.dyn_into().ok())
