@@ -497,7 +497,11 @@ impl EmbeddedStore {
             ));
         }
 
-        if let Some(record) = self.idempotency.get(key) {
+        if let Some(record) = self
+            .idempotency
+            .get(key)
+            .and_then(|i| self.idempotency_records.get(*i))
+        {
             return self.replay(key, record, &request);
         }
 
@@ -777,13 +781,12 @@ impl EmbeddedStore {
             }));
         }
 
-        self.idempotency.insert(
-            key.to_string(),
-            IdempotencyRecord {
-                source_id: source_id.clone(),
-                observations: observation_indexes,
-            },
-        );
+        self.idempotency
+            .insert(key.to_string(), self.idempotency_records.len());
+        self.idempotency_records.push(IdempotencyRecord {
+            source_id: source_id.clone(),
+            observations: observation_indexes,
+        });
 
         let mut answer = Map::new();
         answer.insert("success".into(), Value::Bool(true));

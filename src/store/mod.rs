@@ -89,27 +89,56 @@ pub struct EmbeddedStore {
     /// Entities in creation order (index = creation sequence).
     pub(crate) entities: Vec<Entity>,
     /// Entity id -> index.
-    pub(crate) entity_index: HashMap<String, usize>,
+    pub(crate) entity_index: Index,
     /// `identity_slot(entity_type, resolution key)` -> index.
-    pub(crate) identity_index: HashMap<String, usize>,
+    pub(crate) identity_index: Index,
     /// Observations in write order.
     pub(crate) observations: Vec<Observation>,
     /// Relationships in creation order.
     pub(crate) relationships: Vec<Relationship>,
     /// `relationship_key` -> index.
-    pub(crate) relationship_index: HashMap<String, usize>,
-    /// Entity id -> relationships it is the source of.
-    pub(crate) outbound: HashMap<String, Vec<usize>>,
-    /// Entity id -> relationships it is the target of.
-    pub(crate) inbound: HashMap<String, Vec<usize>>,
-    /// Conversation entity id -> indexes of the `conversation_message` entities `PART_OF` it
-    /// (in edge creation order), maintained as edges are created.
-    pub(crate) conversation_members: HashMap<String, Vec<usize>>,
-    /// `idempotency_key` -> the write it committed.
-    pub(crate) idempotency: HashMap<String, IdempotencyRecord>,
+    pub(crate) relationship_index: Index,
+    /// Entity id -> the list (in `lists`) of relationships it is the source of.
+    pub(crate) outbound: Index,
+    /// Entity id -> the list (in `lists`) of relationships it is the target of.
+    pub(crate) inbound: Index,
+    /// Conversation entity id -> the list (in `lists`) of the `conversation_message` entities
+    /// `PART_OF` it (in edge creation order), maintained as edges are created.
+    pub(crate) conversation_members: Index,
+    /// The index lists `outbound`, `inbound` and `conversation_members` point to.
+    pub(crate) lists: Vec<Vec<usize>>,
+    /// `idempotency_key` -> the write it committed (index in `idempotency_records`).
+    pub(crate) idempotency: Index,
+    pub(crate) idempotency_records: Vec<IdempotencyRecord>,
     pub(crate) ids: IdGen,
     /// The latest `now_ms` seen (timestamps of errors raised by read calls).
     pub(crate) clock_ms: f64,
+}
+
+/// Key -> index into one of the store's vectors. Every map of the store is of this one type, so
+/// hashbrown's code for it is in the wasm once.
+pub(crate) type Index = HashMap<String, usize>;
+
+/// The list `map` points to for `key` (empty when none).
+pub(crate) fn list_of<'a>(map: &Index, lists: &'a [Vec<usize>], key: &str) -> &'a [usize] {
+    map.get(key)
+        .and_then(|i| lists.get(*i))
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Appends `value` to the list `map` points to for `key`, creating it.
+pub(crate) fn push_to_list(map: &mut Index, lists: &mut Vec<Vec<usize>>, key: &str, value: usize) {
+    let slot = match map.get(key) {
+        Some(slot) => *slot,
+        None => {
+            map.insert(key.to_string(), lists.len());
+            lists.push(Vec::new());
+            lists.len() - 1
+        }
+    };
+    if let Some(list) = lists.get_mut(slot) {
+        list.push(value);
+    }
 }
 
 /// The `identity_index` key of a resolution key within an entity type.

@@ -15,10 +15,9 @@ use crate::prelude::*;
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::sort::sort_by;
 use super::time::{iso_ms, sanitize_ms};
-use super::{EmbeddedStore, Response, USER_ID};
+use super::{list_of, push_to_list, EmbeddedStore, Index, Response, USER_ID};
 use crate::json;
 use crate::json::{Map, Value};
-use crate::protocol::fnv::HashSet;
 
 /// The writer id of edges made through the relationship API.
 const API_ORIGIN: &str = "api:create_relationship";
@@ -146,14 +145,8 @@ impl EmbeddedStore {
         }
         let index = self.relationships.len();
         self.relationship_index.insert(key.clone(), index);
-        self.outbound
-            .entry(source.to_string())
-            .or_default()
-            .push(index);
-        self.inbound
-            .entry(target.to_string())
-            .or_default()
-            .push(index);
+        push_to_list(&mut self.outbound, &mut self.lists, source, index);
+        push_to_list(&mut self.inbound, &mut self.lists, target, index);
         if relationship_type == "PART_OF" {
             let message = self.entity_index.get(source).copied().filter(|i| {
                 self.entities
@@ -164,10 +157,12 @@ impl EmbeddedStore {
                 .entity(target)
                 .is_some_and(|e| e.entity_type == "conversation");
             if let (Some(message), true) = (message, is_conversation) {
-                self.conversation_members
-                    .entry(target.to_string())
-                    .or_default()
-                    .push(message);
+                push_to_list(
+                    &mut self.conversation_members,
+                    &mut self.lists,
+                    target,
+                    message,
+                );
             }
         }
         self.relationships.push(Relationship {
@@ -316,10 +311,10 @@ impl EmbeddedStore {
 
         let mut chosen: Vec<usize> = Vec::new();
         if direction != "inbound" {
-            chosen.extend(self.outbound.get(entity_id).into_iter().flatten());
+            chosen.extend_from_slice(list_of(&self.outbound, &self.lists, entity_id));
         }
         if direction != "outbound" {
-            for index in self.inbound.get(entity_id).into_iter().flatten() {
+            for index in list_of(&self.inbound, &self.lists, entity_id) {
                 if !chosen.contains(index) {
                     chosen.push(*index);
                 }
@@ -335,7 +330,7 @@ impl EmbeddedStore {
             .collect();
         sort_by(&mut edges, &|a, b| a.key.cmp(&b.key));
 
-        let mut seen = HashSet::default();
+        let mut seen = Index::default();
         let mut related: Vec<_> = edges
             .iter()
             .map(|edge| {
@@ -345,7 +340,7 @@ impl EmbeddedStore {
                     edge.source.as_str()
                 }
             })
-            .filter(|other| *other != entity_id && seen.insert(*other))
+            .filter(|other| *other != entity_id && seen.insert(other.to_string(), 0).is_none())
             .filter_map(|other| self.entity(other))
             .collect();
         sort_by(&mut related, &|a, b| {

@@ -15,10 +15,9 @@ use super::entities::Entity;
 use super::errors;
 use super::sort::sort_by;
 use super::time::iso_ms;
-use super::{identity_slot, EmbeddedStore, Response};
+use super::{identity_slot, list_of, EmbeddedStore, Index, Response};
 use crate::json;
 use crate::json::Value;
-use crate::protocol::fnv::{HashMap, HashSet};
 
 /// Characters of `content` shown in `content_preview`.
 const PREVIEW_CHARS: usize = 200;
@@ -56,18 +55,13 @@ impl EmbeddedStore {
 
     /// Number of `conversation_message` entities `PART_OF` a conversation.
     pub(crate) fn conversation_message_count(&self, conversation_id: &str) -> usize {
-        self.conversation_members
-            .get(conversation_id)
-            .map_or(0, Vec::len)
+        list_of(&self.conversation_members, &self.lists, conversation_id).len()
     }
 
     /// Indexes of the `conversation_message` entities `PART_OF` a conversation, in creation order.
     fn conversation_messages(&self, conversation_id: &str) -> Vec<usize> {
-        let mut messages = self
-            .conversation_members
-            .get(conversation_id)
-            .cloned()
-            .unwrap_or_default();
+        let mut messages =
+            list_of(&self.conversation_members, &self.lists, conversation_id).to_vec();
         sort_by(&mut messages, &|a, b| a.cmp(b));
         messages.dedup();
         messages
@@ -75,11 +69,8 @@ impl EmbeddedStore {
 
     /// The existing `REFERS_TO` targets of a message, newest edge first.
     fn references(&self, message_id: &str) -> Vec<&Entity> {
-        let mut edges: Vec<_> = self
-            .outbound
-            .get(message_id)
-            .into_iter()
-            .flatten()
+        let mut edges: Vec<_> = list_of(&self.outbound, &self.lists, message_id)
+            .iter()
             .filter_map(|r| self.relationships.get(*r))
             .filter(|edge| edge.relationship_type == "REFERS_TO")
             .collect();
@@ -124,12 +115,14 @@ impl EmbeddedStore {
             })
             .collect();
 
-        let mut produced: HashMap<u64, HashSet<&str>> = HashMap::default();
+        // `turn_number` + NUL + entity id of every assistant reference.
+        let produced_key =
+            |turn_number: u64, entity: &Entity| format!("{turn_number}\u{0}{}", entity.id);
+        let mut produced = Index::default();
         for row in rows.iter().filter(|r| r.assistant) {
-            produced
-                .entry(row.turn_number)
-                .or_default()
-                .extend(row.references.iter().map(|e| e.id.as_str()));
+            for entity in &row.references {
+                produced.insert(produced_key(row.turn_number, entity), 0);
+            }
         }
 
         let listed = |entity: &Entity| {
@@ -145,10 +138,9 @@ impl EmbeddedStore {
                 let mut stored = Vec::new();
                 let mut retrieved = Vec::new();
                 for entity in &row.references {
-                    let by_assistant = produced
-                        .get(&row.turn_number)
-                        .is_some_and(|ids| ids.contains(entity.id.as_str()));
-                    if row.assistant || by_assistant {
+                    if row.assistant
+                        || produced.contains_key(&produced_key(row.turn_number, entity))
+                    {
                         stored.push(listed(entity));
                     } else {
                         retrieved.push(listed(entity));
