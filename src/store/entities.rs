@@ -16,12 +16,13 @@
 
 use crate::prelude::*;
 
-use super::errors::{self, invalid_payload, invalid_type, Seg};
+use super::errors::{self, invalid_issue, invalid_payload, invalid_type, Seg};
+use super::relationships::body_object;
 use super::schema::{self, display_name, schema_for, Identity};
 use super::time::{iso_ms, sanitize_ms};
 use super::{identity_slot, EmbeddedStore, Response, USER_ID};
 use crate::json;
-use crate::json::{Map, Value};
+use crate::json::{insert_member, Map, Value};
 use crate::protocol::lowercase::to_lowercase;
 
 /// The top-level fields `POST /store` accepts (transcript 07e, in the server's order).
@@ -429,17 +430,8 @@ impl EmbeddedStore {
         self.clock_ms = sanitize_ms(now_ms);
         let now = self.clock_ms;
         let empty = Map::new();
-        let object = match body {
-            Value::Object(m) => m,
-            // express leaves a non-JSON body (e.g. text/plain, transcript 07m) as `{}`.
-            Value::Null | Value::String(_) => &empty,
-            other => {
-                return Err(invalid_payload(
-                    vec![invalid_type("object", Some(other), &[])],
-                    now,
-                ))
-            }
-        };
+        // express leaves a non-JSON body (e.g. text/plain, transcript 07m) as `{}`.
+        let object = body_object(body, &empty, now)?;
 
         let unknown: Vec<&str> = object
             .keys()
@@ -473,8 +465,8 @@ impl EmbeddedStore {
                     None,
                 ));
             }
-            return Err(invalid_payload(
-                vec![json!({"code": "custom", "message": NO_ENTITIES, "path": []})],
+            return Err(invalid_issue(
+                json!({"code": "custom", "message": NO_ENTITIES, "path": []}),
                 now,
             ));
         }
@@ -512,7 +504,7 @@ impl EmbeddedStore {
             let mut scratch = self.clone();
             let mut answer = scratch.write(&request, key, now);
             if let Some(map) = answer.as_object_mut() {
-                map.insert("commit".into(), Value::Bool(false));
+                insert_member(map, "commit", Value::Bool(false));
             }
             Ok(answer)
         }
@@ -626,8 +618,13 @@ impl EmbeddedStore {
         for (position, input) in request.entities.iter().enumerate() {
             let entity_type = input.entity_type.unwrap_or_default();
             let schema = schema_for(entity_type);
-            let mut fields = input.object.clone();
-            fields.remove("entity_type");
+            // Copied member by member: `BTreeMap::remove` would link its code for this alone.
+            let mut fields = Map::new();
+            for (field, value) in input.object {
+                if field != "entity_type" {
+                    fields.insert(field.clone(), value.clone());
+                }
+            }
             let identity = schema::identity(entity_type, &fields);
             let existing = identity
                 .key
@@ -789,35 +786,43 @@ impl EmbeddedStore {
         });
 
         let mut answer = Map::new();
-        answer.insert("success".into(), Value::Bool(true));
-        answer.insert("replayed".into(), Value::Bool(false));
-        answer.insert("commit".into(), Value::Bool(true));
-        answer.insert("source_id".into(), Value::from(source_id));
-        answer.insert("entities_created".into(), Value::from(created));
-        answer.insert("observations_created".into(), Value::from(items.len()));
-        answer.insert("entities".into(), Value::Array(items));
-        answer.insert(
-            "relationships_created".into(),
+        insert_member(&mut answer, "success", Value::Bool(true));
+        insert_member(&mut answer, "replayed", Value::Bool(false));
+        insert_member(&mut answer, "commit", Value::Bool(true));
+        insert_member(&mut answer, "source_id", Value::from(source_id));
+        insert_member(&mut answer, "entities_created", Value::from(created));
+        insert_member(
+            &mut answer,
+            "observations_created",
+            Value::from(items.len()),
+        );
+        insert_member(&mut answer, "entities", Value::Array(items));
+        insert_member(
+            &mut answer,
+            "relationships_created",
             Value::Array(relationships_created),
         );
-        answer.insert("store_warnings".into(), Value::Array(warnings));
+        insert_member(&mut answer, "store_warnings", Value::Array(warnings));
         if !unknown_fields.is_empty() {
-            answer.insert(
-                "unknown_fields_count".into(),
+            insert_member(
+                &mut answer,
+                "unknown_fields_count",
                 Value::from(unknown_fields.len()),
             );
-            answer.insert("unknown_fields".into(), json!(unknown_fields));
-            answer.insert("hint".into(), Value::from(UNKNOWN_FIELDS_HINT));
+            insert_member(&mut answer, "unknown_fields", json!(unknown_fields));
+            insert_member(&mut answer, "hint", Value::from(UNKNOWN_FIELDS_HINT));
         }
         if !required_missing.is_empty() {
-            answer.insert(
-                "required_fields_missing".into(),
+            insert_member(
+                &mut answer,
+                "required_fields_missing",
                 Value::Array(required_missing),
             );
         }
         if let Some(conversation) = part_of_target {
-            answer.insert(
-                "conversation_message_count".into(),
+            insert_member(
+                &mut answer,
+                "conversation_message_count",
                 Value::from(self.conversation_message_count(&conversation)),
             );
         }
@@ -830,14 +835,14 @@ impl EmbeddedStore {
         let entity_id = match body.get("entity_id") {
             Some(Value::String(id)) if !id.is_empty() => id,
             Some(Value::String(_)) => {
-                return Err(invalid_payload(
-                    vec![errors::empty_string(&[Seg::Key("entity_id")])],
+                return Err(invalid_issue(
+                    errors::empty_string(&[Seg::Key("entity_id")]),
                     now,
                 ))
             }
             other => {
-                return Err(invalid_payload(
-                    vec![invalid_type("string", other, &[Seg::Key("entity_id")])],
+                return Err(invalid_issue(
+                    invalid_type("string", other, &[Seg::Key("entity_id")]),
                     now,
                 ))
             }

@@ -9,7 +9,7 @@ use crate::prelude::*;
 use super::time::iso_ms;
 use super::Response;
 use crate::json;
-use crate::json::{Map, Value};
+use crate::json::{insert_member, Map, Value};
 
 /// The message of every zod validation failure.
 const INVALID_PAYLOAD: &str = "Invalid request payload.";
@@ -23,12 +23,12 @@ pub(crate) fn error(
     details: Option<Value>,
 ) -> Response {
     let mut body = Map::new();
-    body.insert("error_code".into(), Value::from(code));
-    body.insert("message".into(), Value::from(message));
+    insert_member(&mut body, "error_code", Value::from(code));
+    insert_member(&mut body, "message", Value::from(message));
     if let Some(details) = details {
-        body.insert("details".into(), details);
+        insert_member(&mut body, "details", details);
     }
-    body.insert("timestamp".into(), Value::from(iso_ms(now_ms)));
+    insert_member(&mut body, "timestamp", Value::from(iso_ms(now_ms)));
     Response {
         status,
         body: Value::Object(body),
@@ -44,6 +44,11 @@ pub(crate) fn invalid_payload(issues: Vec<Value>, now_ms: f64) -> Response {
         now_ms,
         Some(json!({ "issues": issues })),
     )
+}
+
+/// `400 VALIDATION_INVALID_FORMAT` with one issue.
+pub(crate) fn invalid_issue(issue: Value, now_ms: f64) -> Response {
+    invalid_payload(vec![issue], now_ms)
 }
 
 /// `404 RESOURCE_NOT_FOUND`.

@@ -236,7 +236,10 @@ impl EmbeddedStore {
 
 /// The path without query string or fragment.
 fn pathname(path: &str) -> &str {
-    let end = path.find(['?', '#']).unwrap_or(path.len());
+    let end = path
+        .bytes()
+        .position(|b| b == b'?' || b == b'#')
+        .unwrap_or(path.len());
     path.get(..end).unwrap_or(path)
 }
 

@@ -12,12 +12,12 @@
 
 use crate::prelude::*;
 
-use super::errors::{self, invalid_payload, invalid_type, Seg};
+use super::errors::{self, invalid_issue, invalid_payload, invalid_type, Seg};
 use super::sort::sort_by;
 use super::time::{iso_ms, sanitize_ms};
 use super::{list_of, push_to_list, EmbeddedStore, Index, Response, USER_ID};
 use crate::json;
-use crate::json::{Map, Value};
+use crate::json::{insert_member, Map, Value};
 
 /// The writer id of edges made through the relationship API.
 const API_ORIGIN: &str = "api:create_relationship";
@@ -115,10 +115,7 @@ pub(crate) fn body_object<'a>(
     match body {
         Value::Object(m) => Ok(m),
         Value::Null | Value::String(_) => Ok(empty),
-        other => Err(invalid_payload(
-            vec![invalid_type("object", Some(other), &[])],
-            now,
-        )),
+        other => Err(invalid_issue(invalid_type("object", Some(other), &[]), now)),
     }
 }
 
@@ -211,14 +208,14 @@ impl EmbeddedStore {
         let items = match object.get("relationships") {
             Some(Value::Array(items)) if !items.is_empty() => items,
             Some(Value::Array(_)) => {
-                return Err(invalid_payload(
-                    vec![errors::empty_array(&[Seg::Key("relationships")])],
+                return Err(invalid_issue(
+                    errors::empty_array(&[Seg::Key("relationships")]),
                     now,
                 ))
             }
             other => {
-                return Err(invalid_payload(
-                    vec![invalid_type("array", other, &[Seg::Key("relationships")])],
+                return Err(invalid_issue(
+                    invalid_type("array", other, &[Seg::Key("relationships")]),
                     now,
                 ))
             }
@@ -242,7 +239,7 @@ impl EmbeddedStore {
             let index =
                 self.upsert_relationship(relationship_type, source, target, API_ORIGIN, now);
             let mut item = Map::new();
-            item.insert("index".into(), Value::from(i));
+            insert_member(&mut item, "index", Value::from(i));
             if let Value::Object(fields) = self.relationship_json(index) {
                 item.extend(fields);
             }

@@ -29,7 +29,7 @@ use super::schema::{typed_needle, IDENTIFIER_FIELDS};
 use super::sort::sort_by;
 use super::{EmbeddedStore, Response};
 use crate::json;
-use crate::json::{Map, Value};
+use crate::json::{insert_member, Map, Value};
 use crate::protocol::lowercase::to_lowercase;
 use crate::protocol::substring::contains;
 
@@ -97,6 +97,16 @@ fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
     }
 }
 
+/// `{id, entity_type, canonical_name, snapshot}`: a hit by id or by snapshot field.
+fn entity_hit(entity: &Entity, snapshot: Value) -> Value {
+    json!({
+        "id": entity.id,
+        "entity_type": entity.entity_type,
+        "canonical_name": entity.canonical_name,
+        "snapshot": snapshot,
+    })
+}
+
 impl EmbeddedStore {
     fn scan<'a>(
         &'a self,
@@ -128,7 +138,7 @@ impl EmbeddedStore {
                 .take(limit)
                 .filter_map(|i| self.observation_json(*i))
                 .collect();
-            map.insert("observations".into(), Value::Array(observations));
+            insert_member(map, "observations", Value::Array(observations));
         }
         item
     }
@@ -181,12 +191,7 @@ impl EmbeddedStore {
                 .entity(identifier)
                 .filter(|e| entity_type.is_none_or(|t| e.entity_type == t))
             {
-                let item = json!({
-                    "id": entity.id,
-                    "entity_type": entity.entity_type,
-                    "canonical_name": entity.canonical_name,
-                    "snapshot": entity.snapshot_json(),
-                });
+                let item = entity_hit(entity, entity.snapshot_json());
                 return Ok(json!({
                     "entities": [self.with_observations(item, entity, observations)],
                     "total": 1,
@@ -230,7 +235,7 @@ impl EmbeddedStore {
             let mut answer = json!({"entities": [], "total": 0, "match_mode": "none"});
             if looks_like_entity_id(identifier) {
                 if let Some(map) = answer.as_object_mut() {
-                    map.insert("hint".into(), Value::from(ENTITY_ID_HINT));
+                    insert_member(map, "hint", Value::from(ENTITY_ID_HINT));
                 }
             }
             return Ok(answer);
@@ -242,16 +247,11 @@ impl EmbeddedStore {
                 let item = if mode == "direct" {
                     let mut row = entity.row_json();
                     if let Some(map) = row.as_object_mut() {
-                        map.insert("snapshot".into(), entity.snapshot_json());
+                        insert_member(map, "snapshot", entity.snapshot_json());
                     }
                     row
                 } else {
-                    json!({
-                        "id": entity.id,
-                        "entity_type": entity.entity_type,
-                        "canonical_name": entity.canonical_name,
-                        "snapshot": entity.snapshot,
-                    })
+                    entity_hit(entity, json!(entity.snapshot))
                 };
                 self.with_observations(item, entity, observations)
             })
