@@ -85,7 +85,7 @@ pub(crate) struct Observation {
     pub observed_ms: f64,
     pub fields: Map<String, Value>,
     pub identity_basis: &'static str,
-    pub identity_rule: String,
+    pub identity_rule: &'static str,
     pub observation_source: String,
     pub source_priority: Value,
 }

@@ -89,7 +89,10 @@ fn path_value(path: &[Seg]) -> Value {
 
 /// A zod `invalid_type` issue: `expected` at `path`, `received` the actual JSON type.
 pub(crate) fn invalid_type(expected: &str, received: Option<&Value>, path: &[Seg]) -> Value {
-    let received = type_name(received);
+    type_issue(expected, type_name(received), path)
+}
+
+fn type_issue(expected: &str, received: &str, path: &[Seg]) -> Value {
     let message = if received == "undefined" {
         "Required".to_string()
     } else {
@@ -104,54 +107,52 @@ pub(crate) fn invalid_type(expected: &str, received: Option<&Value>, path: &[Seg
     })
 }
 
-/// A zod `too_small` issue for a string that must not be empty.
-pub(crate) fn empty_string(path: &[Seg]) -> Value {
+/// A zod `too_small` issue: a `kind` (string, array, number) below `minimum`.
+fn too_small(minimum: i64, kind: &str, message: String, path: &[Seg]) -> Value {
     json!({
         "code": "too_small",
-        "minimum": 1,
-        "type": "string",
+        "minimum": minimum,
+        "type": kind,
         "inclusive": true,
         "exact": false,
-        "message": "String must contain at least 1 character(s)",
+        "message": message,
         "path": path_value(path),
     })
+}
+
+/// A zod `too_small` issue for a string that must not be empty.
+pub(crate) fn empty_string(path: &[Seg]) -> Value {
+    too_small(
+        1,
+        "string",
+        "String must contain at least 1 character(s)".into(),
+        path,
+    )
 }
 
 /// A zod `too_small` issue for an array that must not be empty.
 pub(crate) fn empty_array(path: &[Seg]) -> Value {
-    json!({
-        "code": "too_small",
-        "minimum": 1,
-        "type": "array",
-        "inclusive": true,
-        "exact": false,
-        "message": "Array must contain at least 1 element(s)",
-        "path": path_value(path),
-    })
+    too_small(
+        1,
+        "array",
+        "Array must contain at least 1 element(s)".into(),
+        path,
+    )
 }
 
 /// A zod `too_small` issue for a number below `minimum`.
 pub(crate) fn number_too_small(minimum: i64, path: &[Seg]) -> Value {
-    json!({
-        "code": "too_small",
-        "minimum": minimum,
-        "type": "number",
-        "inclusive": true,
-        "exact": false,
-        "message": format!("Number must be greater than or equal to {minimum}"),
-        "path": path_value(path),
-    })
+    too_small(
+        minimum,
+        "number",
+        format!("Number must be greater than or equal to {minimum}"),
+        path,
+    )
 }
 
 /// A zod `invalid_type` issue for a number that must be an integer.
 pub(crate) fn not_integer(path: &[Seg]) -> Value {
-    json!({
-        "code": "invalid_type",
-        "expected": "integer",
-        "received": "float",
-        "path": path_value(path),
-        "message": "Expected integer, received float",
-    })
+    type_issue("integer", "float", path)
 }
 
 /// A zod `invalid_enum_value` issue.

@@ -255,25 +255,23 @@ fn route_key(pathname: &str) -> String {
 
 /// `{id}` of `/conversations/{id}/turn-index`, percent-decoded.
 fn turn_index_param(pathname: &str) -> Option<String> {
+    const HEAD: &str = "/conversations/";
+    const TAIL: &str = "/turn-index";
     let trimmed = if pathname.len() > 1 {
         pathname.strip_suffix('/').unwrap_or(pathname)
     } else {
         pathname
     };
-    let mut segments = trimmed.split('/');
-    let (Some(""), Some(first), Some(id), Some(last), None) = (
-        segments.next(),
-        segments.next(),
-        segments.next(),
-        segments.next(),
-        segments.next(),
-    ) else {
-        return None;
-    };
-    if !first.eq_ignore_ascii_case("conversations")
-        || !last.eq_ignore_ascii_case("turn-index")
-        || id.is_empty()
-    {
+    let rest = trimmed
+        .get(..HEAD.len())
+        .filter(|head| head.eq_ignore_ascii_case(HEAD))
+        .and_then(|_| trimmed.get(HEAD.len()..))?;
+    let split = rest.len().checked_sub(TAIL.len())?;
+    let id = rest
+        .get(split..)
+        .filter(|tail| tail.eq_ignore_ascii_case(TAIL))
+        .and_then(|_| rest.get(..split))?;
+    if id.is_empty() || id.bytes().any(|b| b == b'/') {
         return None;
     }
     Some(percent_decode(id))
@@ -322,7 +320,17 @@ mod tests {
             turn_index_param("/conversations/c%3A1/turn-index").as_deref(),
             Some("c:1")
         );
+        assert_eq!(
+            turn_index_param("/CONVERSATIONS/x/Turn-Index/").as_deref(),
+            Some("x")
+        );
         assert_eq!(turn_index_param("/conversations//turn-index"), None);
+        assert_eq!(turn_index_param("/conversations/turn-index"), None);
+        assert_eq!(turn_index_param("/conversations/x/turn-index//"), None);
+        assert_eq!(
+            turn_index_param("/conversations/中/turn-index").as_deref(),
+            Some("中")
+        );
         assert_eq!(turn_index_param("/conversations/a/b/turn-index"), None);
         assert_eq!(percent_decode("%zz%4"), "%zz%4");
         assert_eq!(percent_decode("%E4%B8%AD"), "中");
