@@ -304,7 +304,32 @@ fn percent_decode(text: &str) -> String {
         out.push(b);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    utf8_lossy(&out)
+}
+
+/// `bytes` as text, each invalid sequence replaced by U+FFFD as `String::from_utf8_lossy` does
+/// (whose `Utf8Chunks` iterator would be linked for this alone).
+fn utf8_lossy(mut bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    loop {
+        match core::str::from_utf8(bytes) {
+            Ok(valid) => {
+                text.push_str(valid);
+                return text;
+            }
+            Err(e) => {
+                let valid = bytes.get(..e.valid_up_to()).unwrap_or_default();
+                text.push_str(core::str::from_utf8(valid).unwrap_or_default());
+                text.push('\u{FFFD}');
+                match e.error_len() {
+                    Some(len) => {
+                        bytes = bytes.get(e.valid_up_to() + len..).unwrap_or_default();
+                    }
+                    None => return text,
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -334,6 +359,14 @@ mod tests {
         assert_eq!(turn_index_param("/conversations/a/b/turn-index"), None);
         assert_eq!(percent_decode("%zz%4"), "%zz%4");
         assert_eq!(percent_decode("%E4%B8%AD"), "中");
+        for bytes in [
+            &b"a\xffb\xe4\xb8"[..],
+            b"\xe4\xb8x\xf0\x9f\x98\x80\xc0\xaf",
+            b"\xed\xa0\x80z\xf4\x90\x80\x80",
+            b"",
+        ] {
+            assert_eq!(utf8_lossy(bytes), String::from_utf8_lossy(bytes));
+        }
     }
 
     #[test]
