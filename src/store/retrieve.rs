@@ -108,11 +108,12 @@ fn entity_hit(entity: &Entity, snapshot: Value) -> Value {
 }
 
 impl EmbeddedStore {
+    /// The hits of `matches`, by canonical name (one copy of the code for the three scans).
     fn scan<'a>(
         &'a self,
         entity_type: Option<&str>,
         limit: usize,
-        matches: impl Fn(&Entity) -> bool,
+        matches: &dyn Fn(&Entity) -> bool,
     ) -> Vec<&'a Entity> {
         let mut hits: Vec<&Entity> = self
             .entities
@@ -204,13 +205,13 @@ impl EmbeddedStore {
         let (mode, hits) = match by {
             Some(field) => (
                 "snapshot_field",
-                self.scan(entity_type, limit, |e| field_contains(e, field, &needle)),
+                self.scan(entity_type, limit, &|e| field_contains(e, field, &needle)),
             ),
             None => {
                 let typed = entity_type
                     .and_then(|t| typed_needle(t, identifier))
                     .filter(|n| *n != needle);
-                let direct = self.scan(entity_type, limit, |e| {
+                let direct = self.scan(entity_type, limit, &|e| {
                     contains(&e.canonical_lower, &needle)
                         || typed
                             .as_deref()
@@ -219,7 +220,7 @@ impl EmbeddedStore {
                 if direct.is_empty() {
                     (
                         "snapshot_field",
-                        self.scan(entity_type, limit, |e| {
+                        self.scan(entity_type, limit, &|e| {
                             IDENTIFIER_FIELDS
                                 .iter()
                                 .any(|f| field_contains(e, f, &needle))
