@@ -25,6 +25,7 @@
 
 use crate::prelude::*;
 
+mod digits;
 mod entities;
 mod errors;
 mod ids;
