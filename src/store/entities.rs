@@ -304,15 +304,16 @@ fn parse_store_request(body: &Map<String, Value>) -> Result<StoreRequest<'_>, Ve
 /// The entity object's fields without `entity_type`, compared to an observation's, without
 /// cloning (for idempotency).
 fn same_fields(object: &Map<String, Value>, fields: &Map<String, Value>) -> bool {
-    let own = object
-        .keys()
-        .filter(|k| k.as_str() != "entity_type")
-        .count();
+    let mut own = 0;
+    for (k, v) in object {
+        if k != "entity_type" {
+            if fields.get(k) != Some(v) {
+                return false;
+            }
+            own += 1;
+        }
+    }
     own == fields.len()
-        && object
-            .iter()
-            .filter(|(k, _)| k.as_str() != "entity_type")
-            .all(|(k, v)| fields.get(k) == Some(v))
 }
 
 fn warning(code: &str, message: String, index: usize, entity: &Entity) -> Value {
@@ -433,13 +434,15 @@ impl EmbeddedStore {
         // express leaves a non-JSON body (e.g. text/plain, transcript 07m) as `{}`.
         let object = body_object(body, &empty, now)?;
 
-        let unknown: Vec<&str> = object
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !STORE_FIELDS.contains(k))
-            .collect();
+        let mut unknown = Vec::new();
+        let mut paths = Vec::new();
+        for key in object.keys() {
+            if !STORE_FIELDS.contains(&key.as_str()) {
+                unknown.push(Value::from(key));
+                paths.push(Value::String(format!("$.{key}")));
+            }
+        }
         if !unknown.is_empty() {
-            let paths: Vec<String> = unknown.iter().map(|k| format!("$.{k}")).collect();
             return Err(errors::error(
                 400,
                 "ERR_UNKNOWN_FIELD",
