@@ -397,10 +397,15 @@ impl EmbeddedStore {
             .and_then(|i| self.entities.get(*i))
     }
 
+    /// Observation `index` and its entity.
+    fn observed(&self, index: usize) -> Option<(&Observation, &Entity)> {
+        let observation = self.observations.get(index)?;
+        Some((observation, self.entities.get(observation.entity)?))
+    }
+
     /// An observation as `include_observations` lists it (transcript 10g).
     pub(crate) fn observation_json(&self, index: usize) -> Option<Value> {
-        let observation = self.observations.get(index)?;
-        let entity = self.entities.get(observation.entity)?;
+        let (observation, entity) = self.observed(index)?;
         Some(json!({
             "id": observation.id,
             "entity_id": entity.id,
@@ -520,40 +525,35 @@ impl EmbeddedStore {
         record: &IdempotencyRecord,
         request: &StoreRequest<'_>,
     ) -> Result<Value, Response> {
-        let same = record.observations.len() == request.entities.len()
-            && record
+        // Plain loops: iterator adapters are instantiated (and linked) per closure.
+        if record.observations.len() != request.entities.len() {
+            return Err(errors::idempotency_mismatch(key));
+        }
+        for (position, input) in request.entities.iter().enumerate() {
+            let same = record
                 .observations
-                .iter()
-                .zip(&request.entities)
-                .all(|(index, input)| {
-                    let Some(observation) = self.observations.get(*index) else {
-                        return false;
-                    };
-                    let Some(entity) = self.entities.get(observation.entity) else {
-                        return false;
-                    };
+                .get(position)
+                .and_then(|index| self.observed(*index))
+                .is_some_and(|(observation, entity)| {
                     Some(entity.entity_type.as_str()) == input.entity_type
                         && same_fields(input.object, &observation.fields)
                 });
-        if !same {
-            return Err(errors::idempotency_mismatch(key));
+            if !same {
+                return Err(errors::idempotency_mismatch(key));
+            }
         }
-        let entities: Vec<Value> = record
-            .observations
-            .iter()
-            .rev()
-            .filter_map(|index| {
-                let observation = self.observations.get(*index)?;
-                let entity = self.entities.get(observation.entity)?;
-                Some(json!({
+        let mut entities = Vec::with_capacity(record.observations.len());
+        for index in record.observations.iter().rev() {
+            if let Some((observation, entity)) = self.observed(*index) {
+                entities.push(json!({
                     "entity_id": entity.id,
                     "entity_type": entity.entity_type,
                     "observation_id": observation.id,
                     "entity_snapshot_after": entity.snapshot,
                     "deduplicated": true,
-                }))
-            })
-            .collect();
+                }));
+            }
+        }
         Ok(json!({
             "success": true,
             "replayed": true,

@@ -317,29 +317,32 @@ impl EmbeddedStore {
                 }
             }
         }
-        let mut edges: Vec<_> = chosen
-            .into_iter()
-            .filter_map(|i| self.relationships.get(i))
-            .filter(|edge| match &types {
-                Some(types) => types.contains(&edge.relationship_type.as_str()),
-                None => true,
-            })
-            .collect();
+        // Plain loops: iterator adapters are instantiated (and linked) per closure.
+        let mut edges = Vec::new();
+        for edge in chosen.iter().filter_map(|i| self.relationships.get(*i)) {
+            if types
+                .as_ref()
+                .is_none_or(|types| types.contains(&edge.relationship_type.as_str()))
+            {
+                edges.push(edge);
+            }
+        }
         sort_by(&mut edges, &|a, b| a.key.cmp(&b.key));
 
         let mut seen = Index::default();
-        let mut related: Vec<_> = edges
-            .iter()
-            .map(|edge| {
-                if edge.source == entity_id {
-                    edge.target.as_str()
-                } else {
-                    edge.source.as_str()
+        let mut related = Vec::new();
+        for edge in &edges {
+            let other = if edge.source == entity_id {
+                edge.target.as_str()
+            } else {
+                edge.source.as_str()
+            };
+            if other != entity_id && seen.insert(other.to_string(), 0).is_none() {
+                if let Some(entity) = self.entity(other) {
+                    related.push(entity);
                 }
-            })
-            .filter(|other| *other != entity_id && seen.insert(other.to_string(), 0).is_none())
-            .filter_map(|other| self.entity(other))
-            .collect();
+            }
+        }
         sort_by(&mut related, &|a, b| {
             a.updated_ms
                 .total_cmp(&b.updated_ms)

@@ -115,12 +115,12 @@ impl EmbeddedStore {
         limit: usize,
         matches: &dyn Fn(&Entity) -> bool,
     ) -> Vec<&'a Entity> {
-        let mut hits: Vec<&Entity> = self
-            .entities
-            .iter()
-            .filter(|e| entity_type.is_none_or(|t| e.entity_type == t))
-            .filter(|e| matches(e))
-            .collect();
+        let mut hits: Vec<&Entity> = Vec::new();
+        for entity in &self.entities {
+            if entity_type.is_none_or(|t| entity.entity_type == t) && matches(entity) {
+                hits.push(entity);
+            }
+        }
         sort_by(&mut hits, &|a, b| {
             a.canonical_name
                 .cmp(&b.canonical_name)
@@ -132,13 +132,15 @@ impl EmbeddedStore {
 
     fn with_observations(&self, mut item: Value, entity: &Entity, limit: Option<usize>) -> Value {
         if let (Some(limit), Some(map)) = (limit, item.as_object_mut()) {
-            let observations: Vec<Value> = entity
-                .observations
-                .iter()
-                .rev()
-                .take(limit)
-                .filter_map(|i| self.observation_json(*i))
-                .collect();
+            let mut observations = Vec::new();
+            for (taken, index) in entity.observations.iter().rev().enumerate() {
+                if taken == limit {
+                    break;
+                }
+                if let Some(observation) = self.observation_json(*index) {
+                    observations.push(observation);
+                }
+            }
             insert_member(map, "observations", Value::Array(observations));
         }
         item

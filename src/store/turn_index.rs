@@ -69,20 +69,26 @@ impl EmbeddedStore {
 
     /// The existing `REFERS_TO` targets of a message, newest edge first.
     fn references(&self, message_id: &str) -> Vec<&Entity> {
-        let mut edges: Vec<_> = list_of(&self.outbound, &self.lists, message_id)
-            .iter()
-            .filter_map(|r| self.relationships.get(*r))
-            .filter(|edge| edge.relationship_type == "REFERS_TO")
-            .collect();
+        let mut edges = Vec::new();
+        for index in list_of(&self.outbound, &self.lists, message_id) {
+            if let Some(edge) = self.relationships.get(*index) {
+                if edge.relationship_type == "REFERS_TO" {
+                    edges.push(edge);
+                }
+            }
+        }
         sort_by(&mut edges, &|a, b| {
             b.created_ms
                 .total_cmp(&a.created_ms)
                 .then(a.seq.cmp(&b.seq))
         });
-        edges
-            .iter()
-            .filter_map(|edge| self.entity(&edge.target))
-            .collect()
+        let mut targets = Vec::with_capacity(edges.len());
+        for edge in edges {
+            if let Some(entity) = self.entity(&edge.target) {
+                targets.push(entity);
+            }
+        }
+        targets
     }
 
     /// `GET /conversations/{id}/turn-index`; `conversation` is a `conversation_id` or the
@@ -91,11 +97,6 @@ impl EmbeddedStore {
         let Some(conv) = self.find_conversation(conversation) else {
             return Err(errors::not_found("Conversation not found", self.clock_ms));
         };
-        let messages: Vec<&Entity> = self
-            .conversation_messages(&conv.id)
-            .into_iter()
-            .filter_map(|i| self.entities.get(i))
-            .collect();
 
         struct Row<'a> {
             message: &'a Entity,
@@ -103,17 +104,18 @@ impl EmbeddedStore {
             assistant: bool,
             references: Vec<&'a Entity>,
         }
-        let rows: Vec<Row<'_>> = messages
-            .iter()
-            .enumerate()
-            .map(|(i, message)| Row {
-                message,
-                turn_number: turn_number(message, i + 1),
-                assistant: message.snapshot.get("role").and_then(Value::as_str)
-                    == Some("assistant"),
-                references: self.references(&message.id),
-            })
-            .collect();
+        let mut rows: Vec<Row<'_>> = Vec::new();
+        for index in self.conversation_messages(&conv.id) {
+            if let Some(message) = self.entities.get(index) {
+                rows.push(Row {
+                    message,
+                    turn_number: turn_number(message, rows.len() + 1),
+                    assistant: message.snapshot.get("role").and_then(Value::as_str)
+                        == Some("assistant"),
+                    references: self.references(&message.id),
+                });
+            }
+        }
 
         // `turn_number` + NUL + entity id of every assistant reference.
         let produced_key =
