@@ -77,14 +77,14 @@ pub(crate) enum Seg {
 }
 
 fn path_value(path: &[Seg]) -> Value {
-    Value::Array(
-        path.iter()
-            .map(|seg| match seg {
-                Seg::Key(k) => Value::from(*k),
-                Seg::Index(i) => Value::from(*i),
-            })
-            .collect(),
-    )
+    let mut segments = Vec::with_capacity(path.len());
+    for seg in path {
+        segments.push(match seg {
+            Seg::Key(k) => Value::from(*k),
+            Seg::Index(i) => Value::from(*i),
+        });
+    }
+    Value::Array(segments)
 }
 
 /// A zod `invalid_type` issue: `expected` at `path`, `received` the actual JSON type.
@@ -157,13 +157,21 @@ pub(crate) fn not_integer(path: &[Seg]) -> Value {
 
 /// A zod `invalid_enum_value` issue.
 pub(crate) fn invalid_enum(options: &[&str], received: &str, path: &[Seg]) -> Value {
-    let quoted: Vec<String> = options.iter().map(|o| format!("'{o}'")).collect();
+    let mut quoted = String::new();
+    for option in options {
+        if !quoted.is_empty() {
+            quoted.push_str(" | ");
+        }
+        quoted.push('\'');
+        quoted.push_str(option);
+        quoted.push('\'');
+    }
     json!({
         "received": received,
         "code": "invalid_enum_value",
         "options": options,
         "path": path_value(path),
-        "message": format!("Invalid enum value. Expected {}, received '{received}'", quoted.join(" | ")),
+        "message": format!("Invalid enum value. Expected {quoted}, received '{received}'"),
     })
 }
 

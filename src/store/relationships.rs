@@ -348,9 +348,17 @@ impl EmbeddedStore {
                 .total_cmp(&b.updated_ms)
                 .then(a.seq.cmp(&b.seq))
         });
+        let mut relationships = Vec::with_capacity(edges.len());
+        for edge in edges {
+            relationships.push(edge.to_json());
+        }
+        let mut entities = Vec::with_capacity(related.len());
+        for entity in related {
+            entities.push(entity.row_json());
+        }
         Ok(json!({
-            "relationships": edges.iter().map(|e| e.to_json()).collect::<Vec<_>>(),
-            "entities": related.iter().map(|e| e.row_json()).collect::<Vec<_>>(),
+            "relationships": relationships,
+            "entities": entities,
         }))
     }
 }
@@ -418,6 +426,13 @@ mod tests {
             let e = s.create_relationship(&bad, 2.0).expect_err("invalid");
             assert_eq!(e.status, 400, "{bad}");
         }
+        let e = s
+            .retrieve_related_entities(&json!({"entity_id": "x", "direction": "up"}))
+            .expect_err("invalid");
+        assert_eq!(
+            e.body["details"]["issues"][0]["message"],
+            "Invalid enum value. Expected 'inbound' | 'outbound' | 'both', received 'up'"
+        );
         for bad in [
             json!({}),
             json!({"entity_id": "x", "direction": "up"}),

@@ -152,7 +152,14 @@ fn identity_text(value: Option<&Value>) -> Option<String> {
 
 /// Lowercase, whitespace collapsed: the case-insensitive form of a name.
 pub(crate) fn name_key(text: &str) -> String {
-    to_lowercase(&text.split_whitespace().collect::<Vec<_>>().join(" "))
+    let mut collapsed = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !collapsed.is_empty() {
+            collapsed.push(' ');
+        }
+        collapsed.push_str(word);
+    }
+    to_lowercase(&collapsed)
 }
 
 /// `Acme Corp` -> `Acme`, `ACME, Inc.` -> `ACME`; a name that is only a suffix is kept.
@@ -274,10 +281,14 @@ pub(crate) fn typed_needle(entity_type: &str, identifier: &str) -> Option<String
 /// The display name of a snapshot (`snapshot.canonical_name` in snapshot answers; `null` for
 /// messages).
 pub(crate) fn display_name(snapshot: &Map<String, Value>) -> Option<&str> {
-    DISPLAY_FIELDS.iter().find_map(|f| match snapshot.get(*f) {
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.as_str()),
-        _ => None,
-    })
+    for field in DISPLAY_FIELDS {
+        if let Some(Value::String(s)) = snapshot.get(*field) {
+            if !s.trim().is_empty() {
+                return Some(s);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

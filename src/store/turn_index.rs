@@ -24,7 +24,18 @@ const PREVIEW_CHARS: usize = 200;
 
 fn preview(content: Option<&Value>) -> Value {
     match content {
-        Some(Value::String(s)) => Value::from(s.chars().take(PREVIEW_CHARS).collect::<String>()),
+        Some(Value::String(s)) => {
+            let mut preview = String::new();
+            let mut left = PREVIEW_CHARS;
+            for c in s.chars() {
+                if left == 0 {
+                    break;
+                }
+                left -= 1;
+                preview.push(c);
+            }
+            Value::String(preview)
+        }
         _ => Value::Null,
     }
 }
@@ -134,9 +145,9 @@ impl EmbeddedStore {
                 "canonical_name": entity.label(),
             })
         };
-        let turns: Vec<Value> = rows
-            .iter()
-            .map(|row| {
+        let mut turns = Vec::with_capacity(rows.len());
+        for row in &rows {
+            turns.push({
                 let mut stored = Vec::new();
                 let mut retrieved = Vec::new();
                 for entity in &row.references {
@@ -160,8 +171,8 @@ impl EmbeddedStore {
                     "retrieved": retrieved,
                     "issues": [],
                 })
-            })
-            .collect();
+            });
+        }
 
         let conversation_id = conv
             .snapshot
