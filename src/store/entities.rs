@@ -333,13 +333,18 @@ fn unknown_field_message(entity_type: &str, field: &str) -> String {
 }
 
 fn priority_message(entity_type: &str, fields: &[&str]) -> String {
-    let ranked: Vec<String> = fields
-        .iter()
-        .map(|f| format!("'{f}' uses highest_priority"))
-        .collect();
+    let mut ranked = String::new();
+    for field in fields {
+        if !ranked.is_empty() {
+            ranked.push_str(", ");
+        }
+        ranked.push('\'');
+        ranked.push_str(field);
+        ranked.push_str("' uses highest_priority");
+    }
     format!(
         "{entity_type} written at the default source_priority 100 into field(s) that rank by priority — {}. A default/non-explicit priority 100 OUTRANKS any prior observation written with an explicit lower priority (e.g. a trusted import at 50), silently escalating this write's trust. Note: an explicit source_priority of 100 is indistinguishable from the default at write time, so this advisory fires on both. To make ranking intentional, pass an explicit --source-priority (CLI) / source_priority (API) reflecting how this write should rank against others — see docs/subsystems/conflict_resolution.md.",
-        ranked.join(", ")
+        ranked
     )
 }
 

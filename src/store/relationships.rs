@@ -319,7 +319,10 @@ impl EmbeddedStore {
         }
         // Plain loops: iterator adapters are instantiated (and linked) per closure.
         let mut edges = Vec::new();
-        for edge in chosen.iter().filter_map(|i| self.relationships.get(*i)) {
+        for index in chosen {
+            let Some(edge) = self.relationships.get(index) else {
+                continue;
+            };
             if types
                 .as_ref()
                 .is_none_or(|types| types.contains(&edge.relationship_type.as_str()))

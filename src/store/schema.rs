@@ -178,7 +178,13 @@ pub(crate) fn strip_corporate_suffix(name: &str) -> String {
             break;
         }
     }
-    let joined = words.join(" ");
+    let mut joined = String::with_capacity(name.len());
+    for word in words {
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        joined.push_str(word);
+    }
     joined.trim_end_matches(',').to_string()
 }
 
