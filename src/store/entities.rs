@@ -16,12 +16,13 @@
 
 use crate::prelude::*;
 
-use super::errors::{self, invalid_payload, invalid_type, Seg};
+use super::errors::{self, invalid_issue, invalid_payload, invalid_type, Seg};
+use super::relationships::body_object;
 use super::schema::{self, display_name, schema_for, Identity};
 use super::time::{iso_ms, sanitize_ms};
 use super::{identity_slot, EmbeddedStore, Response, USER_ID};
 use crate::json;
-use crate::json::{Map, Value};
+use crate::json::{insert_member, Map, Value};
 use crate::protocol::lowercase::to_lowercase;
 
 /// The top-level fields `POST /store` accepts (transcript 07e, in the server's order).
@@ -84,7 +85,7 @@ pub(crate) struct Observation {
     pub observed_ms: f64,
     pub fields: Map<String, Value>,
     pub identity_basis: &'static str,
-    pub identity_rule: String,
+    pub identity_rule: &'static str,
     pub observation_source: String,
     pub source_priority: Value,
 }
@@ -303,15 +304,16 @@ fn parse_store_request(body: &Map<String, Value>) -> Result<StoreRequest<'_>, Ve
 /// The entity object's fields without `entity_type`, compared to an observation's, without
 /// cloning (for idempotency).
 fn same_fields(object: &Map<String, Value>, fields: &Map<String, Value>) -> bool {
-    let own = object
-        .keys()
-        .filter(|k| k.as_str() != "entity_type")
-        .count();
+    let mut own = 0;
+    for (k, v) in object {
+        if k != "entity_type" {
+            if fields.get(k) != Some(v) {
+                return false;
+            }
+            own += 1;
+        }
+    }
     own == fields.len()
-        && object
-            .iter()
-            .filter(|(k, _)| k.as_str() != "entity_type")
-            .all(|(k, v)| fields.get(k) == Some(v))
 }
 
 fn warning(code: &str, message: String, index: usize, entity: &Entity) -> Value {
@@ -331,13 +333,18 @@ fn unknown_field_message(entity_type: &str, field: &str) -> String {
 }
 
 fn priority_message(entity_type: &str, fields: &[&str]) -> String {
-    let ranked: Vec<String> = fields
-        .iter()
-        .map(|f| format!("'{f}' uses highest_priority"))
-        .collect();
+    let mut ranked = String::new();
+    for field in fields {
+        if !ranked.is_empty() {
+            ranked.push_str(", ");
+        }
+        ranked.push('\'');
+        ranked.push_str(field);
+        ranked.push_str("' uses highest_priority");
+    }
     format!(
         "{entity_type} written at the default source_priority 100 into field(s) that rank by priority — {}. A default/non-explicit priority 100 OUTRANKS any prior observation written with an explicit lower priority (e.g. a trusted import at 50), silently escalating this write's trust. Note: an explicit source_priority of 100 is indistinguishable from the default at write time, so this advisory fires on both. To make ranking intentional, pass an explicit --source-priority (CLI) / source_priority (API) reflecting how this write should rank against others — see docs/subsystems/conflict_resolution.md.",
-        ranked.join(", ")
+        ranked
     )
 }
 
@@ -395,10 +402,15 @@ impl EmbeddedStore {
             .and_then(|i| self.entities.get(*i))
     }
 
+    /// Observation `index` and its entity.
+    fn observed(&self, index: usize) -> Option<(&Observation, &Entity)> {
+        let observation = self.observations.get(index)?;
+        Some((observation, self.entities.get(observation.entity)?))
+    }
+
     /// An observation as `include_observations` lists it (transcript 10g).
     pub(crate) fn observation_json(&self, index: usize) -> Option<Value> {
-        let observation = self.observations.get(index)?;
-        let entity = self.entities.get(observation.entity)?;
+        let (observation, entity) = self.observed(index)?;
         Some(json!({
             "id": observation.id,
             "entity_id": entity.id,
@@ -429,25 +441,18 @@ impl EmbeddedStore {
         self.clock_ms = sanitize_ms(now_ms);
         let now = self.clock_ms;
         let empty = Map::new();
-        let object = match body {
-            Value::Object(m) => m,
-            // express leaves a non-JSON body (e.g. text/plain, transcript 07m) as `{}`.
-            Value::Null | Value::String(_) => &empty,
-            other => {
-                return Err(invalid_payload(
-                    vec![invalid_type("object", Some(other), &[])],
-                    now,
-                ))
-            }
-        };
+        // express leaves a non-JSON body (e.g. text/plain, transcript 07m) as `{}`.
+        let object = body_object(body, &empty, now)?;
 
-        let unknown: Vec<&str> = object
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !STORE_FIELDS.contains(k))
-            .collect();
+        let mut unknown = Vec::new();
+        let mut paths = Vec::new();
+        for key in object.keys() {
+            if !STORE_FIELDS.contains(&key.as_str()) {
+                unknown.push(Value::from(key));
+                paths.push(Value::String(format!("$.{key}")));
+            }
+        }
         if !unknown.is_empty() {
-            let paths: Vec<String> = unknown.iter().map(|k| format!("$.{k}")).collect();
             return Err(errors::error(
                 400,
                 "ERR_UNKNOWN_FIELD",
@@ -473,8 +478,8 @@ impl EmbeddedStore {
                     None,
                 ));
             }
-            return Err(invalid_payload(
-                vec![json!({"code": "custom", "message": NO_ENTITIES, "path": []})],
+            return Err(invalid_issue(
+                json!({"code": "custom", "message": NO_ENTITIES, "path": []}),
                 now,
             ));
         }
@@ -497,7 +502,11 @@ impl EmbeddedStore {
             ));
         }
 
-        if let Some(record) = self.idempotency.get(key) {
+        if let Some(record) = self
+            .idempotency
+            .get(key)
+            .and_then(|i| self.idempotency_records.get(*i))
+        {
             return self.replay(key, record, &request);
         }
 
@@ -508,7 +517,7 @@ impl EmbeddedStore {
             let mut scratch = self.clone();
             let mut answer = scratch.write(&request, key, now);
             if let Some(map) = answer.as_object_mut() {
-                map.insert("commit".into(), Value::Bool(false));
+                insert_member(map, "commit", Value::Bool(false));
             }
             Ok(answer)
         }
@@ -521,40 +530,35 @@ impl EmbeddedStore {
         record: &IdempotencyRecord,
         request: &StoreRequest<'_>,
     ) -> Result<Value, Response> {
-        let same = record.observations.len() == request.entities.len()
-            && record
+        // Plain loops: iterator adapters are instantiated (and linked) per closure.
+        if record.observations.len() != request.entities.len() {
+            return Err(errors::idempotency_mismatch(key));
+        }
+        for (position, input) in request.entities.iter().enumerate() {
+            let same = record
                 .observations
-                .iter()
-                .zip(&request.entities)
-                .all(|(index, input)| {
-                    let Some(observation) = self.observations.get(*index) else {
-                        return false;
-                    };
-                    let Some(entity) = self.entities.get(observation.entity) else {
-                        return false;
-                    };
+                .get(position)
+                .and_then(|index| self.observed(*index))
+                .is_some_and(|(observation, entity)| {
                     Some(entity.entity_type.as_str()) == input.entity_type
                         && same_fields(input.object, &observation.fields)
                 });
-        if !same {
-            return Err(errors::idempotency_mismatch(key));
+            if !same {
+                return Err(errors::idempotency_mismatch(key));
+            }
         }
-        let entities: Vec<Value> = record
-            .observations
-            .iter()
-            .rev()
-            .filter_map(|index| {
-                let observation = self.observations.get(*index)?;
-                let entity = self.entities.get(observation.entity)?;
-                Some(json!({
+        let mut entities = Vec::with_capacity(record.observations.len());
+        for index in record.observations.iter().rev() {
+            if let Some((observation, entity)) = self.observed(*index) {
+                entities.push(json!({
                     "entity_id": entity.id,
                     "entity_type": entity.entity_type,
                     "observation_id": observation.id,
                     "entity_snapshot_after": entity.snapshot,
                     "deduplicated": true,
-                }))
-            })
-            .collect();
+                }));
+            }
+        }
         Ok(json!({
             "success": true,
             "replayed": true,
@@ -622,8 +626,13 @@ impl EmbeddedStore {
         for (position, input) in request.entities.iter().enumerate() {
             let entity_type = input.entity_type.unwrap_or_default();
             let schema = schema_for(entity_type);
-            let mut fields = input.object.clone();
-            fields.remove("entity_type");
+            // Copied member by member: `BTreeMap::remove` would link its code for this alone.
+            let mut fields = Map::new();
+            for (field, value) in input.object {
+                if field != "entity_type" {
+                    fields.insert(field.clone(), value.clone());
+                }
+            }
             let identity = schema::identity(entity_type, &fields);
             let existing = identity
                 .key
@@ -777,44 +786,51 @@ impl EmbeddedStore {
             }));
         }
 
-        self.idempotency.insert(
-            key.to_string(),
-            IdempotencyRecord {
-                source_id: source_id.clone(),
-                observations: observation_indexes,
-            },
-        );
+        self.idempotency
+            .insert(key.to_string(), self.idempotency_records.len());
+        self.idempotency_records.push(IdempotencyRecord {
+            source_id: source_id.clone(),
+            observations: observation_indexes,
+        });
 
         let mut answer = Map::new();
-        answer.insert("success".into(), Value::Bool(true));
-        answer.insert("replayed".into(), Value::Bool(false));
-        answer.insert("commit".into(), Value::Bool(true));
-        answer.insert("source_id".into(), Value::from(source_id));
-        answer.insert("entities_created".into(), Value::from(created));
-        answer.insert("observations_created".into(), Value::from(items.len()));
-        answer.insert("entities".into(), Value::Array(items));
-        answer.insert(
-            "relationships_created".into(),
+        insert_member(&mut answer, "success", Value::Bool(true));
+        insert_member(&mut answer, "replayed", Value::Bool(false));
+        insert_member(&mut answer, "commit", Value::Bool(true));
+        insert_member(&mut answer, "source_id", Value::from(source_id));
+        insert_member(&mut answer, "entities_created", Value::from(created));
+        insert_member(
+            &mut answer,
+            "observations_created",
+            Value::from(items.len()),
+        );
+        insert_member(&mut answer, "entities", Value::Array(items));
+        insert_member(
+            &mut answer,
+            "relationships_created",
             Value::Array(relationships_created),
         );
-        answer.insert("store_warnings".into(), Value::Array(warnings));
+        insert_member(&mut answer, "store_warnings", Value::Array(warnings));
         if !unknown_fields.is_empty() {
-            answer.insert(
-                "unknown_fields_count".into(),
+            insert_member(
+                &mut answer,
+                "unknown_fields_count",
                 Value::from(unknown_fields.len()),
             );
-            answer.insert("unknown_fields".into(), json!(unknown_fields));
-            answer.insert("hint".into(), Value::from(UNKNOWN_FIELDS_HINT));
+            insert_member(&mut answer, "unknown_fields", json!(unknown_fields));
+            insert_member(&mut answer, "hint", Value::from(UNKNOWN_FIELDS_HINT));
         }
         if !required_missing.is_empty() {
-            answer.insert(
-                "required_fields_missing".into(),
+            insert_member(
+                &mut answer,
+                "required_fields_missing",
                 Value::Array(required_missing),
             );
         }
         if let Some(conversation) = part_of_target {
-            answer.insert(
-                "conversation_message_count".into(),
+            insert_member(
+                &mut answer,
+                "conversation_message_count",
                 Value::from(self.conversation_message_count(&conversation)),
             );
         }
@@ -827,14 +843,14 @@ impl EmbeddedStore {
         let entity_id = match body.get("entity_id") {
             Some(Value::String(id)) if !id.is_empty() => id,
             Some(Value::String(_)) => {
-                return Err(invalid_payload(
-                    vec![errors::empty_string(&[Seg::Key("entity_id")])],
+                return Err(invalid_issue(
+                    errors::empty_string(&[Seg::Key("entity_id")]),
                     now,
                 ))
             }
             other => {
-                return Err(invalid_payload(
-                    vec![invalid_type("string", other, &[Seg::Key("entity_id")])],
+                return Err(invalid_issue(
+                    invalid_type("string", other, &[Seg::Key("entity_id")]),
                     now,
                 ))
             }

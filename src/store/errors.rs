@@ -9,7 +9,7 @@ use crate::prelude::*;
 use super::time::iso_ms;
 use super::Response;
 use crate::json;
-use crate::json::{Map, Value};
+use crate::json::{insert_member, Map, Value};
 
 /// The message of every zod validation failure.
 const INVALID_PAYLOAD: &str = "Invalid request payload.";
@@ -23,12 +23,12 @@ pub(crate) fn error(
     details: Option<Value>,
 ) -> Response {
     let mut body = Map::new();
-    body.insert("error_code".into(), Value::from(code));
-    body.insert("message".into(), Value::from(message));
+    insert_member(&mut body, "error_code", Value::from(code));
+    insert_member(&mut body, "message", Value::from(message));
     if let Some(details) = details {
-        body.insert("details".into(), details);
+        insert_member(&mut body, "details", details);
     }
-    body.insert("timestamp".into(), Value::from(iso_ms(now_ms)));
+    insert_member(&mut body, "timestamp", Value::from(iso_ms(now_ms)));
     Response {
         status,
         body: Value::Object(body),
@@ -44,6 +44,11 @@ pub(crate) fn invalid_payload(issues: Vec<Value>, now_ms: f64) -> Response {
         now_ms,
         Some(json!({ "issues": issues })),
     )
+}
+
+/// `400 VALIDATION_INVALID_FORMAT` with one issue.
+pub(crate) fn invalid_issue(issue: Value, now_ms: f64) -> Response {
+    invalid_payload(vec![issue], now_ms)
 }
 
 /// `404 RESOURCE_NOT_FOUND`.
@@ -72,19 +77,22 @@ pub(crate) enum Seg {
 }
 
 fn path_value(path: &[Seg]) -> Value {
-    Value::Array(
-        path.iter()
-            .map(|seg| match seg {
-                Seg::Key(k) => Value::from(*k),
-                Seg::Index(i) => Value::from(*i),
-            })
-            .collect(),
-    )
+    let mut segments = Vec::with_capacity(path.len());
+    for seg in path {
+        segments.push(match seg {
+            Seg::Key(k) => Value::from(*k),
+            Seg::Index(i) => Value::from(*i),
+        });
+    }
+    Value::Array(segments)
 }
 
 /// A zod `invalid_type` issue: `expected` at `path`, `received` the actual JSON type.
 pub(crate) fn invalid_type(expected: &str, received: Option<&Value>, path: &[Seg]) -> Value {
-    let received = type_name(received);
+    type_issue(expected, type_name(received), path)
+}
+
+fn type_issue(expected: &str, received: &str, path: &[Seg]) -> Value {
     let message = if received == "undefined" {
         "Required".to_string()
     } else {
@@ -99,65 +107,71 @@ pub(crate) fn invalid_type(expected: &str, received: Option<&Value>, path: &[Seg
     })
 }
 
-/// A zod `too_small` issue for a string that must not be empty.
-pub(crate) fn empty_string(path: &[Seg]) -> Value {
+/// A zod `too_small` issue: a `kind` (string, array, number) below `minimum`.
+fn too_small(minimum: i64, kind: &str, message: String, path: &[Seg]) -> Value {
     json!({
         "code": "too_small",
-        "minimum": 1,
-        "type": "string",
+        "minimum": minimum,
+        "type": kind,
         "inclusive": true,
         "exact": false,
-        "message": "String must contain at least 1 character(s)",
+        "message": message,
         "path": path_value(path),
     })
+}
+
+/// A zod `too_small` issue for a string that must not be empty.
+pub(crate) fn empty_string(path: &[Seg]) -> Value {
+    too_small(
+        1,
+        "string",
+        "String must contain at least 1 character(s)".into(),
+        path,
+    )
 }
 
 /// A zod `too_small` issue for an array that must not be empty.
 pub(crate) fn empty_array(path: &[Seg]) -> Value {
-    json!({
-        "code": "too_small",
-        "minimum": 1,
-        "type": "array",
-        "inclusive": true,
-        "exact": false,
-        "message": "Array must contain at least 1 element(s)",
-        "path": path_value(path),
-    })
+    too_small(
+        1,
+        "array",
+        "Array must contain at least 1 element(s)".into(),
+        path,
+    )
 }
 
 /// A zod `too_small` issue for a number below `minimum`.
 pub(crate) fn number_too_small(minimum: i64, path: &[Seg]) -> Value {
-    json!({
-        "code": "too_small",
-        "minimum": minimum,
-        "type": "number",
-        "inclusive": true,
-        "exact": false,
-        "message": format!("Number must be greater than or equal to {minimum}"),
-        "path": path_value(path),
-    })
+    too_small(
+        minimum,
+        "number",
+        format!("Number must be greater than or equal to {minimum}"),
+        path,
+    )
 }
 
 /// A zod `invalid_type` issue for a number that must be an integer.
 pub(crate) fn not_integer(path: &[Seg]) -> Value {
-    json!({
-        "code": "invalid_type",
-        "expected": "integer",
-        "received": "float",
-        "path": path_value(path),
-        "message": "Expected integer, received float",
-    })
+    type_issue("integer", "float", path)
 }
 
 /// A zod `invalid_enum_value` issue.
 pub(crate) fn invalid_enum(options: &[&str], received: &str, path: &[Seg]) -> Value {
-    let quoted: Vec<String> = options.iter().map(|o| format!("'{o}'")).collect();
+    let mut quoted = String::new();
+    for option in options {
+        if !quoted.is_empty() {
+            quoted.push_str(" | ");
+        }
+        quoted.push('\'');
+        quoted.push_str(option);
+        quoted.push('\'');
+    }
     json!({
         "received": received,
         "code": "invalid_enum_value",
         "options": options,
         "path": path_value(path),
-        "message": format!("Invalid enum value. Expected {}, received '{received}'", quoted.join(" | ")),
+        "message": format!("Invalid enum value. Expected {quoted}, received '{received}'"),
     })
 }
 

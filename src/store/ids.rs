@@ -7,6 +7,8 @@
 
 use crate::prelude::*;
 
+use super::digits::push_digits;
+
 /// SplitMix64 step.
 fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -46,7 +48,10 @@ impl IdGen {
         let mut state = self.stream(now_ms, salt);
         let a = splitmix64(&mut state);
         let b = splitmix64(&mut state) >> 32;
-        format!("ent_{a:016x}{b:08x}")
+        let mut id = String::from("ent_");
+        push_digits(&mut id, a, 16, 16);
+        push_digits(&mut id, b, 8, 16);
+        id
     }
 
     /// A UUID-shaped id (`xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`).
@@ -56,14 +61,20 @@ impl IdGen {
         let lo = splitmix64(&mut state);
         let hi = (hi & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000;
         let lo = (lo & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000;
-        format!(
-            "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
-            hi >> 32,
-            (hi >> 16) & 0xFFFF,
-            hi & 0xFFFF,
-            lo >> 48,
-            lo & 0xFFFF_FFFF_FFFF
-        )
+        let mut id = String::with_capacity(36);
+        for (value, width) in [
+            (hi >> 32, 8),
+            ((hi >> 16) & 0xFFFF, 4),
+            (hi & 0xFFFF, 4),
+            (lo >> 48, 4),
+            (lo & 0xFFFF_FFFF_FFFF, 12),
+        ] {
+            if !id.is_empty() {
+                id.push('-');
+            }
+            push_digits(&mut id, value, width, 16);
+        }
+        id
     }
 }
 

@@ -25,6 +25,7 @@
 
 use crate::prelude::*;
 
+mod digits;
 mod entities;
 mod errors;
 mod ids;
@@ -89,27 +90,56 @@ pub struct EmbeddedStore {
     /// Entities in creation order (index = creation sequence).
     pub(crate) entities: Vec<Entity>,
     /// Entity id -> index.
-    pub(crate) entity_index: HashMap<String, usize>,
+    pub(crate) entity_index: Index,
     /// `identity_slot(entity_type, resolution key)` -> index.
-    pub(crate) identity_index: HashMap<String, usize>,
+    pub(crate) identity_index: Index,
     /// Observations in write order.
     pub(crate) observations: Vec<Observation>,
     /// Relationships in creation order.
     pub(crate) relationships: Vec<Relationship>,
     /// `relationship_key` -> index.
-    pub(crate) relationship_index: HashMap<String, usize>,
-    /// Entity id -> relationships it is the source of.
-    pub(crate) outbound: HashMap<String, Vec<usize>>,
-    /// Entity id -> relationships it is the target of.
-    pub(crate) inbound: HashMap<String, Vec<usize>>,
-    /// Conversation entity id -> indexes of the `conversation_message` entities `PART_OF` it
-    /// (in edge creation order), maintained as edges are created.
-    pub(crate) conversation_members: HashMap<String, Vec<usize>>,
-    /// `idempotency_key` -> the write it committed.
-    pub(crate) idempotency: HashMap<String, IdempotencyRecord>,
+    pub(crate) relationship_index: Index,
+    /// Entity id -> the list (in `lists`) of relationships it is the source of.
+    pub(crate) outbound: Index,
+    /// Entity id -> the list (in `lists`) of relationships it is the target of.
+    pub(crate) inbound: Index,
+    /// Conversation entity id -> the list (in `lists`) of the `conversation_message` entities
+    /// `PART_OF` it (in edge creation order), maintained as edges are created.
+    pub(crate) conversation_members: Index,
+    /// The index lists `outbound`, `inbound` and `conversation_members` point to.
+    pub(crate) lists: Vec<Vec<usize>>,
+    /// `idempotency_key` -> the write it committed (index in `idempotency_records`).
+    pub(crate) idempotency: Index,
+    pub(crate) idempotency_records: Vec<IdempotencyRecord>,
     pub(crate) ids: IdGen,
     /// The latest `now_ms` seen (timestamps of errors raised by read calls).
     pub(crate) clock_ms: f64,
+}
+
+/// Key -> index into one of the store's vectors. Every map of the store is of this one type, so
+/// hashbrown's code for it is in the wasm once.
+pub(crate) type Index = HashMap<String, usize>;
+
+/// The list `map` points to for `key` (empty when none).
+pub(crate) fn list_of<'a>(map: &Index, lists: &'a [Vec<usize>], key: &str) -> &'a [usize] {
+    map.get(key)
+        .and_then(|i| lists.get(*i))
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Appends `value` to the list `map` points to for `key`, creating it.
+pub(crate) fn push_to_list(map: &mut Index, lists: &mut Vec<Vec<usize>>, key: &str, value: usize) {
+    let slot = match map.get(key) {
+        Some(slot) => *slot,
+        None => {
+            map.insert(key.to_string(), lists.len());
+            lists.push(Vec::new());
+            lists.len() - 1
+        }
+    };
+    if let Some(list) = lists.get_mut(slot) {
+        list.push(value);
+    }
 }
 
 /// The `identity_index` key of a resolution key within an entity type.
@@ -207,7 +237,10 @@ impl EmbeddedStore {
 
 /// The path without query string or fragment.
 fn pathname(path: &str) -> &str {
-    let end = path.find(['?', '#']).unwrap_or(path.len());
+    let end = path
+        .bytes()
+        .position(|b| b == b'?' || b == b'#')
+        .unwrap_or(path.len());
     path.get(..end).unwrap_or(path)
 }
 
@@ -223,25 +256,23 @@ fn route_key(pathname: &str) -> String {
 
 /// `{id}` of `/conversations/{id}/turn-index`, percent-decoded.
 fn turn_index_param(pathname: &str) -> Option<String> {
+    const HEAD: &str = "/conversations/";
+    const TAIL: &str = "/turn-index";
     let trimmed = if pathname.len() > 1 {
         pathname.strip_suffix('/').unwrap_or(pathname)
     } else {
         pathname
     };
-    let mut segments = trimmed.split('/');
-    let (Some(""), Some(first), Some(id), Some(last), None) = (
-        segments.next(),
-        segments.next(),
-        segments.next(),
-        segments.next(),
-        segments.next(),
-    ) else {
-        return None;
-    };
-    if !first.eq_ignore_ascii_case("conversations")
-        || !last.eq_ignore_ascii_case("turn-index")
-        || id.is_empty()
-    {
+    let rest = trimmed
+        .get(..HEAD.len())
+        .filter(|head| head.eq_ignore_ascii_case(HEAD))
+        .and_then(|_| trimmed.get(HEAD.len()..))?;
+    let split = rest.len().checked_sub(TAIL.len())?;
+    let id = rest
+        .get(split..)
+        .filter(|tail| tail.eq_ignore_ascii_case(TAIL))
+        .and_then(|_| rest.get(..split))?;
+    if id.is_empty() || id.bytes().any(|b| b == b'/') {
         return None;
     }
     Some(percent_decode(id))
@@ -274,7 +305,32 @@ fn percent_decode(text: &str) -> String {
         out.push(b);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    utf8_lossy(&out)
+}
+
+/// `bytes` as text, each invalid sequence replaced by U+FFFD as `String::from_utf8_lossy` does
+/// (whose `Utf8Chunks` iterator would be linked for this alone).
+fn utf8_lossy(mut bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    loop {
+        match core::str::from_utf8(bytes) {
+            Ok(valid) => {
+                text.push_str(valid);
+                return text;
+            }
+            Err(e) => {
+                let valid = bytes.get(..e.valid_up_to()).unwrap_or_default();
+                text.push_str(core::str::from_utf8(valid).unwrap_or_default());
+                text.push('\u{FFFD}');
+                match e.error_len() {
+                    Some(len) => {
+                        bytes = bytes.get(e.valid_up_to() + len..).unwrap_or_default();
+                    }
+                    None => return text,
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -290,10 +346,28 @@ mod tests {
             turn_index_param("/conversations/c%3A1/turn-index").as_deref(),
             Some("c:1")
         );
+        assert_eq!(
+            turn_index_param("/CONVERSATIONS/x/Turn-Index/").as_deref(),
+            Some("x")
+        );
         assert_eq!(turn_index_param("/conversations//turn-index"), None);
+        assert_eq!(turn_index_param("/conversations/turn-index"), None);
+        assert_eq!(turn_index_param("/conversations/x/turn-index//"), None);
+        assert_eq!(
+            turn_index_param("/conversations/中/turn-index").as_deref(),
+            Some("中")
+        );
         assert_eq!(turn_index_param("/conversations/a/b/turn-index"), None);
         assert_eq!(percent_decode("%zz%4"), "%zz%4");
         assert_eq!(percent_decode("%E4%B8%AD"), "中");
+        for bytes in [
+            &b"a\xffb\xe4\xb8"[..],
+            b"\xe4\xb8x\xf0\x9f\x98\x80\xc0\xaf",
+            b"\xed\xa0\x80z\xf4\x90\x80\x80",
+            b"",
+        ] {
+            assert_eq!(utf8_lossy(bytes), String::from_utf8_lossy(bytes));
+        }
     }
 
     #[test]

@@ -12,13 +12,12 @@
 
 use crate::prelude::*;
 
-use super::errors::{self, invalid_payload, invalid_type, Seg};
+use super::errors::{self, invalid_issue, invalid_payload, invalid_type, Seg};
 use super::sort::sort_by;
 use super::time::{iso_ms, sanitize_ms};
-use super::{EmbeddedStore, Response, USER_ID};
+use super::{list_of, push_to_list, EmbeddedStore, Index, Response, USER_ID};
 use crate::json;
-use crate::json::{Map, Value};
-use crate::protocol::fnv::HashSet;
+use crate::json::{insert_member, Map, Value};
 
 /// The writer id of edges made through the relationship API.
 const API_ORIGIN: &str = "api:create_relationship";
@@ -116,10 +115,7 @@ pub(crate) fn body_object<'a>(
     match body {
         Value::Object(m) => Ok(m),
         Value::Null | Value::String(_) => Ok(empty),
-        other => Err(invalid_payload(
-            vec![invalid_type("object", Some(other), &[])],
-            now,
-        )),
+        other => Err(invalid_issue(invalid_type("object", Some(other), &[]), now)),
     }
 }
 
@@ -146,14 +142,8 @@ impl EmbeddedStore {
         }
         let index = self.relationships.len();
         self.relationship_index.insert(key.clone(), index);
-        self.outbound
-            .entry(source.to_string())
-            .or_default()
-            .push(index);
-        self.inbound
-            .entry(target.to_string())
-            .or_default()
-            .push(index);
+        push_to_list(&mut self.outbound, &mut self.lists, source, index);
+        push_to_list(&mut self.inbound, &mut self.lists, target, index);
         if relationship_type == "PART_OF" {
             let message = self.entity_index.get(source).copied().filter(|i| {
                 self.entities
@@ -164,10 +154,12 @@ impl EmbeddedStore {
                 .entity(target)
                 .is_some_and(|e| e.entity_type == "conversation");
             if let (Some(message), true) = (message, is_conversation) {
-                self.conversation_members
-                    .entry(target.to_string())
-                    .or_default()
-                    .push(message);
+                push_to_list(
+                    &mut self.conversation_members,
+                    &mut self.lists,
+                    target,
+                    message,
+                );
             }
         }
         self.relationships.push(Relationship {
@@ -216,14 +208,14 @@ impl EmbeddedStore {
         let items = match object.get("relationships") {
             Some(Value::Array(items)) if !items.is_empty() => items,
             Some(Value::Array(_)) => {
-                return Err(invalid_payload(
-                    vec![errors::empty_array(&[Seg::Key("relationships")])],
+                return Err(invalid_issue(
+                    errors::empty_array(&[Seg::Key("relationships")]),
                     now,
                 ))
             }
             other => {
-                return Err(invalid_payload(
-                    vec![invalid_type("array", other, &[Seg::Key("relationships")])],
+                return Err(invalid_issue(
+                    invalid_type("array", other, &[Seg::Key("relationships")]),
                     now,
                 ))
             }
@@ -247,7 +239,7 @@ impl EmbeddedStore {
             let index =
                 self.upsert_relationship(relationship_type, source, target, API_ORIGIN, now);
             let mut item = Map::new();
-            item.insert("index".into(), Value::from(i));
+            insert_member(&mut item, "index", Value::from(i));
             if let Value::Object(fields) = self.relationship_json(index) {
                 item.extend(fields);
             }
@@ -316,46 +308,60 @@ impl EmbeddedStore {
 
         let mut chosen: Vec<usize> = Vec::new();
         if direction != "inbound" {
-            chosen.extend(self.outbound.get(entity_id).into_iter().flatten());
+            chosen.extend_from_slice(list_of(&self.outbound, &self.lists, entity_id));
         }
         if direction != "outbound" {
-            for index in self.inbound.get(entity_id).into_iter().flatten() {
+            for index in list_of(&self.inbound, &self.lists, entity_id) {
                 if !chosen.contains(index) {
                     chosen.push(*index);
                 }
             }
         }
-        let mut edges: Vec<_> = chosen
-            .into_iter()
-            .filter_map(|i| self.relationships.get(i))
-            .filter(|edge| match &types {
-                Some(types) => types.contains(&edge.relationship_type.as_str()),
-                None => true,
-            })
-            .collect();
+        // Plain loops: iterator adapters are instantiated (and linked) per closure.
+        let mut edges = Vec::new();
+        for index in chosen {
+            let Some(edge) = self.relationships.get(index) else {
+                continue;
+            };
+            if types
+                .as_ref()
+                .is_none_or(|types| types.contains(&edge.relationship_type.as_str()))
+            {
+                edges.push(edge);
+            }
+        }
         sort_by(&mut edges, &|a, b| a.key.cmp(&b.key));
 
-        let mut seen = HashSet::default();
-        let mut related: Vec<_> = edges
-            .iter()
-            .map(|edge| {
-                if edge.source == entity_id {
-                    edge.target.as_str()
-                } else {
-                    edge.source.as_str()
+        let mut seen = Index::default();
+        let mut related = Vec::new();
+        for edge in &edges {
+            let other = if edge.source == entity_id {
+                edge.target.as_str()
+            } else {
+                edge.source.as_str()
+            };
+            if other != entity_id && seen.insert(other.to_string(), 0).is_none() {
+                if let Some(entity) = self.entity(other) {
+                    related.push(entity);
                 }
-            })
-            .filter(|other| *other != entity_id && seen.insert(*other))
-            .filter_map(|other| self.entity(other))
-            .collect();
+            }
+        }
         sort_by(&mut related, &|a, b| {
             a.updated_ms
                 .total_cmp(&b.updated_ms)
                 .then(a.seq.cmp(&b.seq))
         });
+        let mut relationships = Vec::with_capacity(edges.len());
+        for edge in edges {
+            relationships.push(edge.to_json());
+        }
+        let mut entities = Vec::with_capacity(related.len());
+        for entity in related {
+            entities.push(entity.row_json());
+        }
         Ok(json!({
-            "relationships": edges.iter().map(|e| e.to_json()).collect::<Vec<_>>(),
-            "entities": related.iter().map(|e| e.row_json()).collect::<Vec<_>>(),
+            "relationships": relationships,
+            "entities": entities,
         }))
     }
 }
@@ -423,6 +429,13 @@ mod tests {
             let e = s.create_relationship(&bad, 2.0).expect_err("invalid");
             assert_eq!(e.status, 400, "{bad}");
         }
+        let e = s
+            .retrieve_related_entities(&json!({"entity_id": "x", "direction": "up"}))
+            .expect_err("invalid");
+        assert_eq!(
+            e.body["details"]["issues"][0]["message"],
+            "Invalid enum value. Expected 'inbound' | 'outbound' | 'both', received 'up'"
+        );
         for bad in [
             json!({}),
             json!({"entity_id": "x", "direction": "up"}),

@@ -29,7 +29,7 @@ use super::schema::{typed_needle, IDENTIFIER_FIELDS};
 use super::sort::sort_by;
 use super::{EmbeddedStore, Response};
 use crate::json;
-use crate::json::{Map, Value};
+use crate::json::{insert_member, Map, Value};
 use crate::protocol::lowercase::to_lowercase;
 use crate::protocol::substring::contains;
 
@@ -97,19 +97,30 @@ fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
     }
 }
 
+/// `{id, entity_type, canonical_name, snapshot}`: a hit by id or by snapshot field.
+fn entity_hit(entity: &Entity, snapshot: Value) -> Value {
+    json!({
+        "id": entity.id,
+        "entity_type": entity.entity_type,
+        "canonical_name": entity.canonical_name,
+        "snapshot": snapshot,
+    })
+}
+
 impl EmbeddedStore {
+    /// The hits of `matches`, by canonical name (one copy of the code for the three scans).
     fn scan<'a>(
         &'a self,
         entity_type: Option<&str>,
         limit: usize,
-        matches: impl Fn(&Entity) -> bool,
+        matches: &dyn Fn(&Entity) -> bool,
     ) -> Vec<&'a Entity> {
-        let mut hits: Vec<&Entity> = self
-            .entities
-            .iter()
-            .filter(|e| entity_type.is_none_or(|t| e.entity_type == t))
-            .filter(|e| matches(e))
-            .collect();
+        let mut hits: Vec<&Entity> = Vec::new();
+        for entity in &self.entities {
+            if entity_type.is_none_or(|t| entity.entity_type == t) && matches(entity) {
+                hits.push(entity);
+            }
+        }
         sort_by(&mut hits, &|a, b| {
             a.canonical_name
                 .cmp(&b.canonical_name)
@@ -121,14 +132,16 @@ impl EmbeddedStore {
 
     fn with_observations(&self, mut item: Value, entity: &Entity, limit: Option<usize>) -> Value {
         if let (Some(limit), Some(map)) = (limit, item.as_object_mut()) {
-            let observations: Vec<Value> = entity
-                .observations
-                .iter()
-                .rev()
-                .take(limit)
-                .filter_map(|i| self.observation_json(*i))
-                .collect();
-            map.insert("observations".into(), Value::Array(observations));
+            let mut observations = Vec::new();
+            for (taken, index) in entity.observations.iter().rev().enumerate() {
+                if taken == limit {
+                    break;
+                }
+                if let Some(observation) = self.observation_json(*index) {
+                    observations.push(observation);
+                }
+            }
+            insert_member(map, "observations", Value::Array(observations));
         }
         item
     }
@@ -181,12 +194,7 @@ impl EmbeddedStore {
                 .entity(identifier)
                 .filter(|e| entity_type.is_none_or(|t| e.entity_type == t))
             {
-                let item = json!({
-                    "id": entity.id,
-                    "entity_type": entity.entity_type,
-                    "canonical_name": entity.canonical_name,
-                    "snapshot": entity.snapshot_json(),
-                });
+                let item = entity_hit(entity, entity.snapshot_json());
                 return Ok(json!({
                     "entities": [self.with_observations(item, entity, observations)],
                     "total": 1,
@@ -199,13 +207,13 @@ impl EmbeddedStore {
         let (mode, hits) = match by {
             Some(field) => (
                 "snapshot_field",
-                self.scan(entity_type, limit, |e| field_contains(e, field, &needle)),
+                self.scan(entity_type, limit, &|e| field_contains(e, field, &needle)),
             ),
             None => {
                 let typed = entity_type
                     .and_then(|t| typed_needle(t, identifier))
                     .filter(|n| *n != needle);
-                let direct = self.scan(entity_type, limit, |e| {
+                let direct = self.scan(entity_type, limit, &|e| {
                     contains(&e.canonical_lower, &needle)
                         || typed
                             .as_deref()
@@ -214,7 +222,7 @@ impl EmbeddedStore {
                 if direct.is_empty() {
                     (
                         "snapshot_field",
-                        self.scan(entity_type, limit, |e| {
+                        self.scan(entity_type, limit, &|e| {
                             IDENTIFIER_FIELDS
                                 .iter()
                                 .any(|f| field_contains(e, f, &needle))
@@ -230,7 +238,7 @@ impl EmbeddedStore {
             let mut answer = json!({"entities": [], "total": 0, "match_mode": "none"});
             if looks_like_entity_id(identifier) {
                 if let Some(map) = answer.as_object_mut() {
-                    map.insert("hint".into(), Value::from(ENTITY_ID_HINT));
+                    insert_member(map, "hint", Value::from(ENTITY_ID_HINT));
                 }
             }
             return Ok(answer);
@@ -242,16 +250,11 @@ impl EmbeddedStore {
                 let item = if mode == "direct" {
                     let mut row = entity.row_json();
                     if let Some(map) = row.as_object_mut() {
-                        map.insert("snapshot".into(), entity.snapshot_json());
+                        insert_member(map, "snapshot", entity.snapshot_json());
                     }
                     row
                 } else {
-                    json!({
-                        "id": entity.id,
-                        "entity_type": entity.entity_type,
-                        "canonical_name": entity.canonical_name,
-                        "snapshot": entity.snapshot,
-                    })
+                    entity_hit(entity, json!(entity.snapshot))
                 };
                 self.with_observations(item, entity, observations)
             })

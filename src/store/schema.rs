@@ -31,8 +31,14 @@ const MESSAGE_FIELDS: &[&str] = &[
     "model",
 ];
 
-/// Fields tried, in order, for the identity of a type without a schema rule.
-const HEURISTIC_NAME_FIELDS: &[&str] = &["name", "title", "email", "canonical_name"];
+/// Fields tried, in order, for the identity of a type without a schema rule, with the
+/// `name_key:<field>` rule each resolves by.
+const HEURISTIC_NAME_FIELDS: &[(&str, &str)] = &[
+    ("name", "name_key:name"),
+    ("title", "name_key:title"),
+    ("email", "name_key:email"),
+    ("canonical_name", "name_key:canonical_name"),
+];
 
 /// Snapshot fields `retrieve_entity_by_identifier` searches in `snapshot_field` mode.
 pub(crate) const IDENTIFIER_FIELDS: &[&str] = &[
@@ -130,9 +136,9 @@ pub(crate) struct Identity {
     /// The resolution key within the entity type; `None` = never matches an existing entity.
     pub key: Option<String>,
     /// `resolver_path[0]`.
-    pub resolver: String,
+    pub resolver: &'static str,
     pub basis: &'static str,
-    pub rule: String,
+    pub rule: &'static str,
 }
 
 /// The text of an identity field: a non-blank string or a number.
@@ -146,7 +152,14 @@ fn identity_text(value: Option<&Value>) -> Option<String> {
 
 /// Lowercase, whitespace collapsed: the case-insensitive form of a name.
 pub(crate) fn name_key(text: &str) -> String {
-    to_lowercase(&text.split_whitespace().collect::<Vec<_>>().join(" "))
+    let mut collapsed = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !collapsed.is_empty() {
+            collapsed.push(' ');
+        }
+        collapsed.push_str(word);
+    }
+    to_lowercase(&collapsed)
 }
 
 /// `Acme Corp` -> `Acme`, `ACME, Inc.` -> `ACME`; a name that is only a suffix is kept.
@@ -165,23 +178,34 @@ pub(crate) fn strip_corporate_suffix(name: &str) -> String {
             break;
         }
     }
-    let joined = words.join(" ");
+    let mut joined = String::with_capacity(name.len());
+    for word in words {
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        joined.push_str(word);
+    }
     joined.trim_end_matches(',').to_string()
 }
 
-fn composite(entity_type: &str, field: &str, resolver: &str, text: String) -> Identity {
+fn composite(
+    entity_type: &str,
+    rule: &'static str,
+    resolver: &'static str,
+    text: String,
+) -> Identity {
     let canonical = format!("{entity_type}:{text}");
     Identity {
         key: Some(canonical.clone()),
         canonical_name: Some(canonical),
-        resolver: resolver.to_string(),
+        resolver,
         basis: "schema_rule",
-        rule: format!("composite:{field}"),
+        rule,
     }
 }
 
 fn heuristic(entity_type: &str, fields: &Map<String, Value>) -> Identity {
-    for field in HEURISTIC_NAME_FIELDS {
+    for (field, rule) in HEURISTIC_NAME_FIELDS {
         if let Some(text) = identity_text(fields.get(field)) {
             let mut canonical = text.trim().to_string();
             if matches!(entity_type, "company" | "organization") && *field == "name" {
@@ -190,18 +214,18 @@ fn heuristic(entity_type: &str, fields: &Map<String, Value>) -> Identity {
             return Identity {
                 key: Some(name_key(&canonical)),
                 canonical_name: Some(canonical),
-                resolver: format!("name_key:{field}"),
+                resolver: rule,
                 basis: "heuristic_name",
-                rule: format!("name_key:{field}"),
+                rule,
             };
         }
     }
     Identity {
         canonical_name: None,
         key: None,
-        resolver: "identity:none".to_string(),
+        resolver: "identity:none",
         basis: "none",
-        rule: "none".to_string(),
+        rule: "none",
     }
 }
 
@@ -212,7 +236,7 @@ pub(crate) fn identity(entity_type: &str, fields: &Map<String, Value>) -> Identi
             if let Some(text) = identity_text(fields.get("conversation_id")) {
                 return composite(
                     entity_type,
-                    "conversation_id",
+                    "composite:conversation_id",
                     "schema:canonical_name_fields:composite:conversation_id",
                     text,
                 );
@@ -222,7 +246,7 @@ pub(crate) fn identity(entity_type: &str, fields: &Map<String, Value>) -> Identi
             if let Some(text) = identity_text(fields.get("turn_key")) {
                 return composite(
                     entity_type,
-                    "turn_key",
+                    "composite:turn_key",
                     "schema:canonical_name_fields:turn_key",
                     text,
                 );
@@ -234,9 +258,9 @@ pub(crate) fn identity(entity_type: &str, fields: &Map<String, Value>) -> Identi
                 return Identity {
                     key: Some(name_key(&canonical)),
                     canonical_name: Some(canonical),
-                    resolver: "schema:canonical_name_fields:name".to_string(),
+                    resolver: "schema:canonical_name_fields:name",
                     basis: "schema_rule",
-                    rule: "composite:name".to_string(),
+                    rule: "composite:name",
                 };
             }
         }
@@ -263,10 +287,14 @@ pub(crate) fn typed_needle(entity_type: &str, identifier: &str) -> Option<String
 /// The display name of a snapshot (`snapshot.canonical_name` in snapshot answers; `null` for
 /// messages).
 pub(crate) fn display_name(snapshot: &Map<String, Value>) -> Option<&str> {
-    DISPLAY_FIELDS.iter().find_map(|f| match snapshot.get(f) {
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.as_str()),
-        _ => None,
-    })
+    for field in DISPLAY_FIELDS {
+        if let Some(Value::String(s)) = snapshot.get(field) {
+            if !s.trim().is_empty() {
+                return Some(s);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -9,7 +9,10 @@ use core::cmp::Ordering;
 /// Sorts `items` by `cmp`, keeping the order of equal items.
 pub(crate) fn sort_by<T: Copy>(items: &mut [T], cmp: &dyn Fn(&T, &T) -> Ordering) {
     let order = stable_order(items.len(), &|i, j| cmp(&items[i], &items[j]));
-    let sorted: Vec<T> = order.iter().map(|&i| items[i]).collect();
+    let mut sorted = Vec::with_capacity(items.len());
+    for i in order {
+        sorted.push(items[i]);
+    }
     items.copy_from_slice(&sorted);
 }
 

@@ -15,17 +15,27 @@ use super::entities::Entity;
 use super::errors;
 use super::sort::sort_by;
 use super::time::iso_ms;
-use super::{identity_slot, EmbeddedStore, Response};
+use super::{identity_slot, list_of, EmbeddedStore, Index, Response};
 use crate::json;
 use crate::json::Value;
-use crate::protocol::fnv::{HashMap, HashSet};
 
 /// Characters of `content` shown in `content_preview`.
 const PREVIEW_CHARS: usize = 200;
 
 fn preview(content: Option<&Value>) -> Value {
     match content {
-        Some(Value::String(s)) => Value::from(s.chars().take(PREVIEW_CHARS).collect::<String>()),
+        Some(Value::String(s)) => {
+            let mut preview = String::new();
+            let mut left = PREVIEW_CHARS;
+            for c in s.chars() {
+                if left == 0 {
+                    break;
+                }
+                left -= 1;
+                preview.push(c);
+            }
+            Value::String(preview)
+        }
         _ => Value::Null,
     }
 }
@@ -56,18 +66,13 @@ impl EmbeddedStore {
 
     /// Number of `conversation_message` entities `PART_OF` a conversation.
     pub(crate) fn conversation_message_count(&self, conversation_id: &str) -> usize {
-        self.conversation_members
-            .get(conversation_id)
-            .map_or(0, Vec::len)
+        list_of(&self.conversation_members, &self.lists, conversation_id).len()
     }
 
     /// Indexes of the `conversation_message` entities `PART_OF` a conversation, in creation order.
     fn conversation_messages(&self, conversation_id: &str) -> Vec<usize> {
-        let mut messages = self
-            .conversation_members
-            .get(conversation_id)
-            .cloned()
-            .unwrap_or_default();
+        let mut messages =
+            list_of(&self.conversation_members, &self.lists, conversation_id).to_vec();
         sort_by(&mut messages, &|a, b| a.cmp(b));
         messages.dedup();
         messages
@@ -75,23 +80,26 @@ impl EmbeddedStore {
 
     /// The existing `REFERS_TO` targets of a message, newest edge first.
     fn references(&self, message_id: &str) -> Vec<&Entity> {
-        let mut edges: Vec<_> = self
-            .outbound
-            .get(message_id)
-            .into_iter()
-            .flatten()
-            .filter_map(|r| self.relationships.get(*r))
-            .filter(|edge| edge.relationship_type == "REFERS_TO")
-            .collect();
+        let mut edges = Vec::new();
+        for index in list_of(&self.outbound, &self.lists, message_id) {
+            if let Some(edge) = self.relationships.get(*index) {
+                if edge.relationship_type == "REFERS_TO" {
+                    edges.push(edge);
+                }
+            }
+        }
         sort_by(&mut edges, &|a, b| {
             b.created_ms
                 .total_cmp(&a.created_ms)
                 .then(a.seq.cmp(&b.seq))
         });
-        edges
-            .iter()
-            .filter_map(|edge| self.entity(&edge.target))
-            .collect()
+        let mut targets = Vec::with_capacity(edges.len());
+        for edge in edges {
+            if let Some(entity) = self.entity(&edge.target) {
+                targets.push(entity);
+            }
+        }
+        targets
     }
 
     /// `GET /conversations/{id}/turn-index`; `conversation` is a `conversation_id` or the
@@ -100,11 +108,6 @@ impl EmbeddedStore {
         let Some(conv) = self.find_conversation(conversation) else {
             return Err(errors::not_found("Conversation not found", self.clock_ms));
         };
-        let messages: Vec<&Entity> = self
-            .conversation_messages(&conv.id)
-            .into_iter()
-            .filter_map(|i| self.entities.get(i))
-            .collect();
 
         struct Row<'a> {
             message: &'a Entity,
@@ -112,24 +115,27 @@ impl EmbeddedStore {
             assistant: bool,
             references: Vec<&'a Entity>,
         }
-        let rows: Vec<Row<'_>> = messages
-            .iter()
-            .enumerate()
-            .map(|(i, message)| Row {
-                message,
-                turn_number: turn_number(message, i + 1),
-                assistant: message.snapshot.get("role").and_then(Value::as_str)
-                    == Some("assistant"),
-                references: self.references(&message.id),
-            })
-            .collect();
+        let mut rows: Vec<Row<'_>> = Vec::new();
+        for index in self.conversation_messages(&conv.id) {
+            if let Some(message) = self.entities.get(index) {
+                rows.push(Row {
+                    message,
+                    turn_number: turn_number(message, rows.len() + 1),
+                    assistant: message.snapshot.get("role").and_then(Value::as_str)
+                        == Some("assistant"),
+                    references: self.references(&message.id),
+                });
+            }
+        }
 
-        let mut produced: HashMap<u64, HashSet<&str>> = HashMap::default();
+        // `turn_number` + NUL + entity id of every assistant reference.
+        let produced_key =
+            |turn_number: u64, entity: &Entity| format!("{turn_number}\u{0}{}", entity.id);
+        let mut produced = Index::default();
         for row in rows.iter().filter(|r| r.assistant) {
-            produced
-                .entry(row.turn_number)
-                .or_default()
-                .extend(row.references.iter().map(|e| e.id.as_str()));
+            for entity in &row.references {
+                produced.insert(produced_key(row.turn_number, entity), 0);
+            }
         }
 
         let listed = |entity: &Entity| {
@@ -139,16 +145,15 @@ impl EmbeddedStore {
                 "canonical_name": entity.label(),
             })
         };
-        let turns: Vec<Value> = rows
-            .iter()
-            .map(|row| {
+        let mut turns = Vec::with_capacity(rows.len());
+        for row in &rows {
+            turns.push({
                 let mut stored = Vec::new();
                 let mut retrieved = Vec::new();
                 for entity in &row.references {
-                    let by_assistant = produced
-                        .get(&row.turn_number)
-                        .is_some_and(|ids| ids.contains(entity.id.as_str()));
-                    if row.assistant || by_assistant {
+                    if row.assistant
+                        || produced.contains_key(&produced_key(row.turn_number, entity))
+                    {
                         stored.push(listed(entity));
                     } else {
                         retrieved.push(listed(entity));
@@ -166,8 +171,8 @@ impl EmbeddedStore {
                     "retrieved": retrieved,
                     "issues": [],
                 })
-            })
-            .collect();
+            });
+        }
 
         let conversation_id = conv
             .snapshot
