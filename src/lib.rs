@@ -76,6 +76,7 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 
 pub mod json;
 pub mod protocol;
+mod sort;
 pub mod store;
 pub mod transport;
 

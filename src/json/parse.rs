@@ -194,11 +194,11 @@ impl Parser<'_> {
     }
 
     fn object(&mut self) -> Result<Value, Error> {
-        let mut map = Map::new();
+        let mut members = Vec::new();
         self.skip_whitespace();
         if self.peek() == Some(b'}') {
             self.pos += 1;
-            return Ok(Value::Object(map));
+            return Ok(Value::Object(Map::new()));
         }
         loop {
             match self.next() {
@@ -221,10 +221,10 @@ impl Parser<'_> {
             }
             self.skip_whitespace();
             let value = self.value()?;
-            map.insert(key, value); // a repeated key keeps its last value, as serde_json
+            members.push((key, value)); // a repeated key keeps its last value, as serde_json
             self.skip_whitespace();
             match self.next() {
-                Some(b'}') => return Ok(Value::Object(map)),
+                Some(b'}') => return Ok(Value::Object(Map::from_members(members))),
                 Some(b',') => {
                     self.skip_whitespace();
                     if self.peek() == Some(b'}') {

@@ -32,7 +32,6 @@ mod ids;
 mod relationships;
 mod retrieve;
 mod schema;
-mod sort;
 mod time;
 mod turn_index;
 

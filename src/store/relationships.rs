@@ -13,11 +13,11 @@
 use crate::prelude::*;
 
 use super::errors::{self, invalid_issue, invalid_payload, invalid_type, Seg};
-use super::sort::sort_by;
 use super::time::{iso_ms, sanitize_ms};
 use super::{list_of, push_to_list, EmbeddedStore, Index, Response, USER_ID};
 use crate::json;
 use crate::json::{insert_member, Map, Value};
+use crate::sort::sort_by;
 
 /// The writer id of edges made through the relationship API.
 const API_ORIGIN: &str = "api:create_relationship";

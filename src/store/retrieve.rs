@@ -26,12 +26,12 @@ use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::ids::looks_like_entity_id;
 use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
-use super::sort::sort_by;
 use super::{EmbeddedStore, Response};
 use crate::json;
 use crate::json::{insert_member, Map, Value};
 use crate::protocol::lowercase::to_lowercase;
 use crate::protocol::substring::contains;
+use crate::sort::sort_by;
 
 const DEFAULT_LIMIT: usize = 100;
 const DEFAULT_OBSERVATIONS_LIMIT: usize = 20;

@@ -13,11 +13,11 @@ use crate::prelude::*;
 
 use super::entities::Entity;
 use super::errors;
-use super::sort::sort_by;
 use super::time::iso_ms;
 use super::{identity_slot, list_of, EmbeddedStore, Index, Response};
 use crate::json;
 use crate::json::Value;
+use crate::sort::sort_by;
 
 /// Characters of `content` shown in `content_preview`.
 const PREVIEW_CHARS: usize = 200;

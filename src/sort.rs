@@ -1,4 +1,4 @@
-//! One stable sort for every list the store orders. `slice::sort_by` is instantiated per element
+//! One stable sort for every list the crate orders (store listings, parsed JSON objects). `slice::sort_by` is instantiated per element
 //! type and comparator (several KB of wasm each); this is one small merge sort behind a `dyn`
 //! comparator, with the same result as any stable sort.
 
@@ -17,7 +17,7 @@ pub(crate) fn sort_by<T: Copy>(items: &mut [T], cmp: &dyn Fn(&T, &T) -> Ordering
 }
 
 /// The indexes `0..len` in sorted order (bottom-up merge sort; a tie keeps the left item first).
-fn stable_order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
+pub(crate) fn stable_order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
     let mut order: Vec<usize> = (0..len).collect();
     let mut merged = vec![0; len];
     let mut width = 1;
