@@ -508,8 +508,9 @@ pub(super) const F_TLD: u16 = 1 << 14;
 /// A file extension ("pdf", "rs").
 pub(super) const F_FILE_EXT: u16 = 1 << 15;
 
-/// Words per block; the first word of each block is stored whole.
-const BLOCK: usize = 128;
+/// Words per block; the first word of each block is stored whole. 8 keeps a lookup's scan short:
+/// with 128 the 1 MiB extraction bench took twice as long, for 0.8 KB less gzip.
+const BLOCK: usize = 8;
 /// A terminator byte: `TERMINATOR | flag set index`. Word bytes are ASCII, so below it.
 const TERMINATOR: u8 = 0x80;
 
