@@ -1,0 +1,29 @@
+// The package size budget (issue 3: 120 KB gzip for the .wasm plus the JS glue).
+// `make pkg` already fails above the budget; this test re-measures the built files itself, so a
+// stale pkg/sizes.json or a budget quietly raised in wasm-pack.toml is caught too.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync, constants as zc } from 'node:zlib';
+import { parse as parseToml } from 'smol-toml';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const TARGET_BYTES = 120_000;
+
+test('the .wasm and the glue together stay within 120,000 bytes gzip', () => {
+  const cfg = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
+  const { out_dir: outDir, out_name: outName } = cfg.build;
+  const budget = cfg.size.gzip_budget_bytes;
+  assert.ok(budget <= TARGET_BYTES, `wasm-pack.toml budget ${budget} is above the 120,000-byte target`);
+
+  const gz = (file) =>
+    gzipSync(readFileSync(join(root, outDir, file)), { level: zc.Z_BEST_COMPRESSION }).length;
+  const wasm = gz(`${outName}_bg.wasm`);
+  const glue = gz(`${outName}.js`);
+  const recorded = JSON.parse(readFileSync(join(root, outDir, 'sizes.json'), 'utf8'));
+  assert.equal(recorded.total_gzip, wasm + glue, 'pkg/sizes.json matches the built files');
+  assert.ok(wasm + glue <= budget, `wasm ${wasm} + glue ${glue} = ${wasm + glue} bytes gzip > ${budget}`);
+});
