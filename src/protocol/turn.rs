@@ -443,12 +443,14 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let retrieved_entity_ids = entity_ids(&retrieved);
         let delivery = self
             .store_message(
-                Role::User,
-                &turn_id,
-                Some(turn_number),
-                &input.user_message,
-                input.extra.as_ref(),
-                &retrieved_entity_ids,
+                Message {
+                    role: Role::User,
+                    turn_id: &turn_id,
+                    content: &input.user_message,
+                    turn_number: Some(turn_number),
+                    extra: input.extra.as_ref(),
+                    refers_to: &retrieved_entity_ids,
+                },
                 None,
             )
             .await?;
@@ -494,12 +496,14 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }
         let delivery = self
             .store_message(
-                Role::Assistant,
-                &input.turn_id,
-                turn_number,
-                &input.assistant_message,
-                input.extra.as_ref(),
-                &refers_to,
+                Message {
+                    role: Role::Assistant,
+                    turn_id: &input.turn_id,
+                    content: &input.assistant_message,
+                    turn_number,
+                    extra: input.extra.as_ref(),
+                    refers_to: &refers_to,
+                },
                 input.revision,
             )
             .await?;
@@ -629,28 +633,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     }
 
     /// The store request for one message, as the outbox would keep it.
-    #[allow(clippy::too_many_arguments)]
-    fn pending_write(
-        &self,
-        role: Role,
-        turn_id: &str,
-        turn_number: Option<u32>,
-        content: &str,
-        extra: Option<&Map<String, Value>>,
-        refers_to: &[String],
-        revision: Option<u32>,
-    ) -> PendingWrite {
-        let mut body = store_message_request(
-            &self.config.conversation,
-            &Message {
-                role,
-                turn_id,
-                content,
-                turn_number,
-                extra,
-                refers_to,
-            },
-        );
+    fn pending_write(&self, message: &Message<'_>, revision: Option<u32>) -> PendingWrite {
+        let mut body = store_message_request(&self.config.conversation, message);
         if let Some(n) = revision.filter(|n| *n > 1) {
             // A deliberate regeneration: its own key, so the store replaces the text (10a).
             if let Some(Value::String(key)) = body.get_mut("idempotency_key") {
@@ -662,10 +646,10 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 .as_str()
                 .unwrap_or_default()
                 .to_owned(),
-            turn_id: turn_id.to_owned(),
-            role: role.as_str().to_owned(),
-            turn_key: turn_key(self.conversation_id(), turn_id, role),
-            refers_to: refers_to.to_vec(),
+            turn_id: message.turn_id.to_owned(),
+            role: message.role.as_str().to_owned(),
+            turn_key: turn_key(self.conversation_id(), message.turn_id, message.role),
+            refers_to: message.refers_to.to_vec(),
             body,
             queued_at_ms: self.runtime.now_ms(),
         }
@@ -673,26 +657,12 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     /// One message in one `/store`, retried; kept in the outbox if it still fails for a reason
     /// the server may get over. Writes already waiting go first, so the store sees them in order.
-    #[allow(clippy::too_many_arguments)]
     async fn store_message(
         &self,
-        role: Role,
-        turn_id: &str,
-        turn_number: Option<u32>,
-        content: &str,
-        extra: Option<&Map<String, Value>>,
-        refers_to: &[String],
+        message: Message<'_>,
         revision: Option<u32>,
     ) -> Result<Delivery, Error> {
-        let write = self.pending_write(
-            role,
-            turn_id,
-            turn_number,
-            content,
-            extra,
-            refers_to,
-            revision,
-        );
+        let write = self.pending_write(&message, revision);
         if self.config.outbox_enabled {
             // One quick pass over older writes; if they still cannot go, this one waits too.
             // A storage that cannot be read must not stop a message the network can take.
