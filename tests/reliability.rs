@@ -110,6 +110,13 @@ fn turn(agent: &TestAgent, message: &str, turn_id: &str) -> Result<TurnResult, E
     block_on(agent.turn(message.into(), &Llmish, Some(turn_id.into()), None, None))
 }
 
+/// A turn while the server is down (its user message goes to the outbox), then the server is back.
+fn turn_during_an_outage(agent: &TestAgent, message: &str, turn_id: &str) {
+    agent.transport().down.set(true);
+    turn(agent, message, turn_id).unwrap();
+    agent.transport().down.set(false);
+}
+
 struct Setup {
     store: Rc<RefCell<EmbeddedStore>>,
     storage: MemoryStorage,
@@ -343,9 +350,7 @@ fn a_store_that_keeps_failing_goes_to_the_outbox_and_the_turn_goes_on() {
 fn the_next_turn_sends_waiting_writes_first_in_order() {
     let s = Setup::new();
     let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
-    agent.transport().down.set(true);
-    turn(&agent, "first", "t1").unwrap();
-    agent.transport().down.set(false);
+    turn_during_an_outage(&agent, "first", "t1");
     let r2 = turn(&agent, "second", "t2").unwrap();
     assert_eq!(
         r2.pending,
@@ -392,9 +397,7 @@ fn a_restarted_agent_finds_the_outbox_in_its_storage() {
 fn a_write_refused_on_its_merits_is_dropped_and_reported() {
     let s = Setup::new();
     let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
-    agent.transport().down.set(true);
-    turn(&agent, "one", "t1").unwrap();
-    agent.transport().down.set(false);
+    turn_during_an_outage(&agent, "one", "t1");
     agent
         .transport()
         .script
@@ -566,9 +569,7 @@ fn a_failed_edge_repair_stays_in_the_outbox_until_it_succeeds() {
 fn concurrent_turns_after_an_outage_leave_nothing_waiting() {
     let s = Setup::new();
     let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
-    agent.transport().down.set(true);
-    turn(&agent, "during the outage", "t1").unwrap();
-    agent.transport().down.set(false);
+    turn_during_an_outage(&agent, "during the outage", "t1");
     let (a, b) = block_on(futures_util::future::join(
         agent.turn("first after".into(), &Llmish, Some("t2".into()), None, None),
         agent.turn(

@@ -4,7 +4,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { NeotomaAgent } from 'neotoma-agent-wasm';
 import {
   startTestServer,
   seedStandard,
@@ -14,6 +13,7 @@ import {
   entitySnapshot,
   randomId,
   rowsByKey,
+  httpAgent,
 } from '../server/harness.mjs';
 
 let server;
@@ -30,17 +30,9 @@ after(async () => {
 
 const sorted = (xs) => [...xs].sort();
 
-function httpAgent(conversationId, extra = {}) {
-  return new NeotomaAgent({
-    conversationId,
-    transport: { baseUrl: server.url, token: server.token, timeoutMs: 5000 },
-    ...extra,
-  });
-}
-
 test('two turns: 4 messages with the right fields, PART_OF and REFERS_TO edges, turn-index', { timeout: 20_000 }, async () => {
   const cid = randomId('conv');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   const m1 = 'Tell me about Acme Corp and "Project Falcon"';
   const m2 = 'What did Sarah Chen say about Acme Corp?';
   const seen = [];
@@ -159,7 +151,7 @@ test('two turns: 4 messages with the right fields, PART_OF and REFERS_TO edges, 
 
 test('the /store bodies on the wire have the protocol shape', { timeout: 10_000 }, async () => {
   const cid = randomId('wire');
-  const agent = httpAgent(cid, { conversationTitle: 'Wire check', platform: 'node-test' });
+  const agent = httpAgent(server, cid, { conversationTitle: 'Wire check', platform: 'node-test' });
   server.resetCounts();
   const msg = 'Tell me about Acme Corp';
   const r = await agent.turn(msg, () => 'Acme Corp, noted.', { turnId: 'turn-1' });
@@ -195,7 +187,7 @@ test('the /store bodies on the wire have the protocol shape', { timeout: 10_000 
 
 test('the reply may cite an entity by id, and the callback may add refersTo targets', { timeout: 10_000 }, async () => {
   const cid = randomId('cite');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   const r = await agent.turn('Compare Acme Corp with "Project Falcon"', (msg, ctx) => ({
     text: `The project ${ctx.retrievedEntityIds.find((id) => id === ids.falcon)} is on track.`,
     refersTo: [ids.sarah],
@@ -206,20 +198,20 @@ test('the reply may cite an entity by id, and the callback may add refersTo targ
 });
 
 test('a reply citing nothing refers to nothing; assistantRefersTo "retrieved" refers to everything retrieved', { timeout: 10_000 }, async () => {
-  const cited = httpAgent(randomId('none'));
+  const cited = httpAgent(server, randomId('none'));
   const r1 = await cited.turn('How is Acme Corp doing?', () => 'I cannot say.');
   assert.deepEqual(r1.retrievedEntityIds, [ids.acme]);
   assert.deepEqual(r1.refersTo, []);
   assert.deepEqual(await refersTo(server, r1.assistantMessageEntityId), []);
 
-  const all = httpAgent(randomId('all'), { assistantRefersTo: 'retrieved' });
+  const all = httpAgent(server, randomId('all'), { assistantRefersTo: 'retrieved' });
   const r2 = await all.turn('How are Acme Corp and Sarah Chen doing?', () => 'I cannot say.');
   assert.deepEqual(sorted(r2.refersTo), sorted([ids.acme, ids.sarah]));
   assert.deepEqual(await refersTo(server, r2.assistantMessageEntityId), sorted([ids.acme, ids.sarah]));
 });
 
 test('an async llm callback and a callback returning a Promise<string> both work', { timeout: 10_000 }, async () => {
-  const agent = httpAgent(randomId('async'));
+  const agent = httpAgent(server, randomId('async'));
   const a = await agent.turn('Hello there', async () => {
     await new Promise((r) => setTimeout(r, 20));
     return 'async reply';
@@ -232,7 +224,7 @@ test('an async llm callback and a callback returning a Promise<string> both work
 
 test('openTurn / closeTurn and recordTurn store the same shapes as turn()', { timeout: 10_000 }, async () => {
   const cid = randomId('lifecycle');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   server.resetCounts();
   const opened = await agent.openTurn({ turnId: 'a', userMessage: 'What about Sarah Chen?' });
   assert.deepEqual(opened.retrievedEntityIds, [ids.sarah]);
@@ -264,7 +256,7 @@ test('openTurn / closeTurn and recordTurn store the same shapes as turn()', { ti
 });
 
 test('content round-trips byte-exact (emoji, CRLF, BOM, U+2028, quotes)', { timeout: 10_000 }, async () => {
-  const agent = httpAgent(randomId('bytes'));
+  const agent = httpAgent(server, randomId('bytes'));
   const msg = '\uFEFFHi 👋🏽 "Acme Corp"\r\nline\u2028two \\ end';
   const reply = 'Réponse ✓\r\nnext\ttab — “quoted” ∑';
   const r = await agent.turn(msg, () => reply);

@@ -16,6 +16,7 @@ import {
   randomId,
   randomToken,
   sleep,
+  httpAgent,
 } from '../server/harness.mjs';
 
 let server;
@@ -37,10 +38,6 @@ beforeEach(() => {
 
 /** Errors surface as they are: one attempt, no outbox (the defaults retry and keep writes). */
 const STRICT = { retry: false, outbox: false };
-
-function httpAgent(conversationId, { token = server.token, timeoutMs = 5000, baseUrl = server.url, ...extra } = {}) {
-  return new NeotomaAgent({ conversationId, transport: { baseUrl, token, timeoutMs }, ...extra });
-}
 
 /** Every textual view of an error a caller might log. */
 function errorTexts(err) {
@@ -69,7 +66,7 @@ for (const [label, make] of [
 ]) {
   test(`the llm callback's own error (${label}) rejects the turn unchanged; the user message stays stored`, { timeout: 10_000 }, async () => {
     const cid = randomId('llm-err');
-    const agent = httpAgent(cid);
+    const agent = httpAgent(server, cid);
     const mine = new MyErr('model exploded');
     await assert.rejects(agent.turn('Tell me about Acme Corp', make(mine), { turnId: 't1' }), (err) => {
       assert.equal(err, mine, 'the very same object');
@@ -91,13 +88,13 @@ for (const [label, make] of [
 
 test('a thrown non-Error value (a string, an object) also comes back unchanged', { timeout: 10_000 }, async () => {
   const obj = { reason: 'quota' };
-  await assert.rejects(httpAgent(randomId('llm-obj')).turn('hi', () => { throw obj; }), (err) => err === obj);
-  await assert.rejects(httpAgent(randomId('llm-str')).turn('hi', () => Promise.reject('plain string')), (err) => err === 'plain string');
+  await assert.rejects(httpAgent(server, randomId('llm-obj')).turn('hi', () => { throw obj; }), (err) => err === obj);
+  await assert.rejects(httpAgent(server, randomId('llm-str')).turn('hi', () => Promise.reject('plain string')), (err) => err === 'plain string');
 });
 
 test('the turn can be retried after an llm error: the user side replays, the assistant is stored', { timeout: 10_000 }, async () => {
   const cid = randomId('llm-retry');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   await assert.rejects(agent.turn('About Acme Corp', () => { throw new MyErr('transient'); }, { turnId: 't1' }));
   const r = await agent.turn('About Acme Corp', () => 'Acme Corp is fine.', { turnId: 't1' });
   assert.deepEqual(r.replayed, { user: true, assistant: false });
@@ -110,7 +107,7 @@ test('the turn can be retried after an llm error: the user side replays, the ass
 
 test('wrong token: NEOTOMA_HTTP 401, and the token appears nowhere in the error', { timeout: 10_000 }, async () => {
   const wrong = randomToken();
-  const agent = httpAgent(randomId('auth'), { token: wrong });
+  const agent = httpAgent(server, randomId('auth'), { transport: { token: wrong } });
   await assert.rejects(agent.turn('Tell me about Acme Corp', () => 'never'), (err) => {
     assert.ok(err instanceof Error, 'an Error object');
     assert.equal(err.code, 'NEOTOMA_HTTP');
@@ -130,7 +127,7 @@ test('server closed, no retry and no outbox: NEOTOMA_NETWORK', { timeout: 10_000
   const gone = await startTestServer();
   const { url, token } = gone;
   await gone.close();
-  const agent = httpAgent(randomId('net'), { baseUrl: url, token, ...STRICT });
+  const agent = httpAgent(server, randomId('net'), { transport: { baseUrl: url, token }, ...STRICT });
   await assert.rejects(agent.turn('Tell me about Acme Corp', () => 'never'), (err) => {
     assert.ok(err instanceof Error);
     assert.equal(err.code, 'NEOTOMA_NETWORK');
@@ -142,7 +139,7 @@ test('server closed, no retry and no outbox: NEOTOMA_NETWORK', { timeout: 10_000
 test('a /store slower than timeoutMs (no retry, no outbox): NEOTOMA_TIMEOUT in bounded time; a retry once the server committed replays', { timeout: 15_000 }, async () => {
   const cid = randomId('timeout');
   server.delay('/store', 4000, { times: 1 });
-  const agent = httpAgent(cid, { timeoutMs: 300, ...STRICT });
+  const agent = httpAgent(server, cid, { transport: { timeoutMs: 300 }, ...STRICT });
   const t0 = performance.now();
   await assert.rejects(agent.turn('About Acme Corp', () => 'Acme Corp ok', { turnId: 't1' }), (err) => {
     assert.equal(err.code, 'NEOTOMA_TIMEOUT');
@@ -161,7 +158,7 @@ test('a /store slower than timeoutMs (no retry, no outbox): NEOTOMA_TIMEOUT in b
 test('a 400 HTML answer is an NEOTOMA_HTTP error whose body is the page text', { timeout: 10_000 }, async () => {
   const page = htmlErrorPage('SyntaxError: Unexpected token } in JSON at position 12');
   server.failNext('/store', 400, page);
-  await assert.rejects(httpAgent(randomId('html')).turn('hello', () => 'never'), (err) => {
+  await assert.rejects(httpAgent(server, randomId('html')).turn('hello', () => 'never'), (err) => {
     assert.equal(err.code, 'NEOTOMA_HTTP');
     assert.equal(err.status, 400);
     assert.equal(typeof err.body, 'string');
@@ -172,14 +169,14 @@ test('a 400 HTML answer is an NEOTOMA_HTTP error whose body is the page text', {
 
 test('other server errors carry status and parsed body (500 JSON, 413 HTML, 429 text; no outbox)', { timeout: 10_000 }, async () => {
   server.failNext('/store', 500, { error_code: 'DB_QUERY_FAILED', message: 'boom', timestamp: new Date().toISOString() });
-  await assert.rejects(httpAgent(randomId('e500'), STRICT).turn('hello', () => 'never'), (err) => {
+  await assert.rejects(httpAgent(server, randomId('e500'), STRICT).turn('hello', () => 'never'), (err) => {
     assert.equal(err.code, 'NEOTOMA_HTTP');
     assert.equal(err.status, 500);
     assert.equal(err.body.error_code, 'DB_QUERY_FAILED');
     return true;
   });
   server.failNext('/store', 429, 'Write rate limit exceeded, please slow down', { headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '55' } });
-  await assert.rejects(httpAgent(randomId('e429'), STRICT).turn('hello', () => 'never'), (err) => {
+  await assert.rejects(httpAgent(server, randomId('e429'), STRICT).turn('hello', () => 'never'), (err) => {
     assert.equal(err.code, 'NEOTOMA_HTTP');
     assert.equal(err.status, 429);
     assert.equal(err.body, 'Write rate limit exceeded, please slow down');
@@ -206,7 +203,7 @@ test('a real 413 from the server (body over its limit) is NEOTOMA_HTTP 413', { t
 test('without an outbox, the assistant /store failing rejects the turn; the user message stays', { timeout: 10_000 }, async () => {
   const cid = randomId('assist-fail');
   server.failNext('/store', 503, { error_code: 'UNAVAILABLE', message: 'try later' }, { match: (b) => b?.entities?.[1]?.role === 'assistant' });
-  await assert.rejects(httpAgent(cid, STRICT).turn('hello', () => 'hi'), (err) => err.code === 'NEOTOMA_HTTP' && err.status === 503);
+  await assert.rejects(httpAgent(server, cid, STRICT).turn('hello', () => 'hi'), (err) => err.code === 'NEOTOMA_HTTP' && err.status === 503);
   const index = await turnIndex(server, cid);
   assert.deepEqual(index.turns.map((t) => t.role), ['user']);
 });
@@ -215,8 +212,8 @@ test('without an outbox, the assistant /store failing rejects the turn; the user
 
 const ok = () => 'never';
 const cases = [
-  ['empty conversationId', () => httpAgent(''), 'hello', {}],
-  ['blank conversationId', () => httpAgent('   '), 'hello', {}],
+  ['empty conversationId', () => httpAgent(server, ''), 'hello', {}],
+  ['blank conversationId', () => httpAgent(server, '   '), 'hello', {}],
   ['empty turnId', null, 'hello', { turnId: '' }],
   ['over-long turnId (1000 chars)', null, 'hello', { turnId: 't'.repeat(1000) }],
   ['non-string message (number)', null, 42, {}],
@@ -233,7 +230,7 @@ for (const [label, makeAgent, message, opts] of cases) {
     let llmCalled = false;
     const run = async () => {
       // the constructor may throw synchronously (bad conversationId): inside async, that rejects
-      const agent = makeAgent ? makeAgent() : httpAgent(randomId('bad'), { maxMessageBytes: 100 });
+      const agent = makeAgent ? makeAgent() : httpAgent(server, randomId('bad'), { maxMessageBytes: 100 });
       return agent.turn(message, () => {
         llmCalled = true;
         return ok();
@@ -250,7 +247,7 @@ for (const [label, makeAgent, message, opts] of cases) {
 }
 
 test('a message of exactly maxMessageBytes is accepted', { timeout: 10_000 }, async () => {
-  const r = await httpAgent(randomId('edge'), { maxMessageBytes: 100 }).turn('é'.repeat(50), () => 'ok');
+  const r = await httpAgent(server, randomId('edge'), { maxMessageBytes: 100 }).turn('é'.repeat(50), () => 'ok');
   assert.ok(r.userMessageEntityId);
 });
 
@@ -258,7 +255,7 @@ test('an invalid assistant reply (non-string, lone surrogate, too big) is INVALI
   for (const bad of [42, { text: 'x\uD800' }, 'y'.repeat(101)]) {
     server.resetCounts();
     const cid = randomId('bad-reply');
-    await assert.rejects(httpAgent(cid, { maxMessageBytes: 100 }).turn('hello', () => bad), (err) => {
+    await assert.rejects(httpAgent(server, cid, { maxMessageBytes: 100 }).turn('hello', () => bad), (err) => {
       assert.equal(err.code, 'INVALID_INPUT', `reply ${JSON.stringify(bad).slice(0, 40)}: ${err.code} ${err.message}`);
       return true;
     });
@@ -270,7 +267,7 @@ test('an invalid assistant reply (non-string, lone surrogate, too big) is INVALI
 
 test('invalid input leaves the graph as it was', { timeout: 10_000 }, async () => {
   const cid = randomId('bad-graph');
-  const agent = httpAgent(cid, { maxMessageBytes: 100 });
+  const agent = httpAgent(server, cid, { maxMessageBytes: 100 });
   await agent.turn('Tell me about Acme Corp', () => 'Acme Corp ok', { turnId: 't1' });
   const before = await graphState(server, cid, [ids.acme]);
   await assert.rejects(agent.turn('Tell me about Acme Corp \uD800', () => 'x', { turnId: 't2' }), (err) => err.code === 'INVALID_INPUT');
@@ -279,7 +276,7 @@ test('invalid input leaves the graph as it was', { timeout: 10_000 }, async () =
 });
 
 test('recordTurn checks both messages before writing anything', { timeout: 10_000 }, async () => {
-  const agent = httpAgent(randomId('bad-record'));
+  const agent = httpAgent(server, randomId('bad-record'));
   await assert.rejects(agent.recordTurn({ turnId: 'r1', userMessage: 'fine', assistantMessage: 'bad \uD800' }), (err) => err.code === 'INVALID_INPUT');
   await assert.rejects(agent.recordTurn({ turnId: 'r1', userMessage: 7, assistantMessage: 'fine' }), (err) => err.code === 'INVALID_INPUT');
   assert.equal(server.counts()['/store'] ?? 0, 0);
@@ -287,7 +284,7 @@ test('recordTurn checks both messages before writing anything', { timeout: 10_00
 
 test('error messages say what happened and what to do', { timeout: 20_000 }, async () => {
   // an API response returned as it is: the message names what came back
-  await assert.rejects(httpAgent(randomId('msg')).turn('hi', () => ({ choices: [{ message: { content: 'x' } }] })), (err) => {
+  await assert.rejects(httpAgent(server, randomId('msg')).turn('hi', () => ({ choices: [{ message: { content: 'x' } }] })), (err) => {
     assert.equal(err.code, 'INVALID_INPUT');
     assert.match(err.message, /AsyncIterable/);
     assert.match(err.message, /keys \[choices\]/);
@@ -297,15 +294,15 @@ test('error messages say what happened and what to do', { timeout: 20_000 }, asy
   const gone = await startTestServer();
   const { url } = gone;
   await gone.close();
-  await assert.rejects(httpAgent(randomId('msg'), { baseUrl: url, ...STRICT }).turn('hi', () => 'x'), (err) => {
+  await assert.rejects(httpAgent(server, randomId('msg'), { transport: { baseUrl: url }, ...STRICT }).turn('hi', () => 'x'), (err) => {
     assert.equal(err.code, 'NEOTOMA_NETWORK');
     assert.match(err.message, /ECONNREFUSED/);
     return true;
   });
   // a reused turn id: the hint is about turn ids and revision, not keys
   const cid = randomId('msg');
-  await httpAgent(cid).turn('first', () => 'one', { turnId: 't1' });
-  await assert.rejects(httpAgent(cid, STRICT).turn('edited', () => 'two', { turnId: 't1' }), (err) => {
+  await httpAgent(server, cid).turn('first', () => 'one', { turnId: 't1' });
+  await assert.rejects(httpAgent(server, cid, STRICT).turn('edited', () => 'two', { turnId: 't1' }), (err) => {
     assert.equal(err.code, 'IDEMPOTENCY_MISMATCH');
     assert.match(err.message, /new turnId/);
     assert.match(err.message, /revision/);
@@ -315,5 +312,5 @@ test('error messages say what happened and what to do', { timeout: 20_000 }, asy
   assert.throws(() => new NeotomaAgent({ conversationId: 'c', transport: { baseURL: server.url } }), (err) => err.code === 'INVALID_INPUT' && /baseURL/.test(err.message));
   assert.throws(() => new NeotomaAgent({ conversationId: 'c', transport: { baseUrl: undefined } }), (err) => err.code === 'INVALID_INPUT' && /baseUrl is required/.test(err.message));
   assert.throws(() => new NeotomaAgent({ conversationId: 'c', nextTurnId: () => 'a' }), (err) => err.code === 'INVALID_INPUT' && /nextTurnId/.test(err.message));
-  await assert.rejects(httpAgent(randomId('msg')).turn('hi', () => 'x', 'turn-9'), (err) => err.code === 'INVALID_INPUT' && /turnId: /.test(err.message));
+  await assert.rejects(httpAgent(server, randomId('msg')).turn('hi', () => 'x', 'turn-9'), (err) => err.code === 'INVALID_INPUT' && /turnId: /.test(err.message));
 });

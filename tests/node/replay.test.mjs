@@ -4,8 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { NeotomaAgent } from 'neotoma-agent-wasm';
-import { startTestServer, seedStandard, seed, graphState, turnIndex, entitySnapshot, refersTo, randomId } from '../server/harness.mjs';
+import { startTestServer, seedStandard, seed, graphState, turnIndex, entitySnapshot, refersTo, randomId, httpAgent } from '../server/harness.mjs';
 
 let server;
 let ids;
@@ -18,14 +17,6 @@ before(async () => {
 after(async () => {
   await server?.close();
 });
-
-function httpAgent(conversationId, extra = {}) {
-  return new NeotomaAgent({
-    conversationId,
-    transport: { baseUrl: server.url, token: server.token, timeoutMs: 5000 },
-    ...extra,
-  });
-}
 
 const llm = (msg, ctx) => (ctx.turnNumber === 1 ? 'Acme Corp is a company you have stored.' : 'Sarah Chen is someone you know.');
 const M1 = 'Tell me about Acme Corp and "Project Falcon"';
@@ -44,7 +35,7 @@ const sameIds = (a, b) => {
 
 test('replaying a turn on the same agent writes nothing and returns the same ids', { timeout: 20_000 }, async () => {
   const cid = randomId('replay-same');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   const r1 = await agent.turn(M1, llm, { turnId: 't1' });
   const r2 = await agent.turn(M2, llm, { turnId: 't2' });
   const before = await graphState(server, cid, seeded());
@@ -69,12 +60,12 @@ test('replaying a turn on the same agent writes nothing and returns the same ids
 
 test('a new agent replaying with the same turnId and turnNumber writes nothing and returns the same ids', { timeout: 20_000 }, async () => {
   const cid = randomId('replay-new');
-  const first = httpAgent(cid);
+  const first = httpAgent(server, cid);
   const r1 = await first.turn(M1, llm, { turnId: 't1', turnNumber: 1 });
   const r2 = await first.turn(M2, llm, { turnId: 't2', turnNumber: 2 });
   const before = await graphState(server, cid, seeded());
 
-  const second = httpAgent(cid);
+  const second = httpAgent(server, cid);
   const from = server.requests.length;
   const again1 = await second.turn(M1, llm, { turnId: 't1', turnNumber: 1 });
   const again2 = await second.turn(M2, llm, { turnId: 't2', turnNumber: 2 });
@@ -93,10 +84,10 @@ test('a new agent replaying with the same turnId and turnNumber writes nothing a
 
 test('recordTurn replays too', { timeout: 10_000 }, async () => {
   const cid = randomId('replay-record');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   const a = await agent.recordTurn({ turnId: 'x', turnNumber: 1, userMessage: 'About Acme Corp', assistantMessage: 'Acme Corp: noted.' });
   const before = await graphState(server, cid, seeded());
-  const b = await httpAgent(cid).recordTurn({ turnId: 'x', turnNumber: 1, userMessage: 'About Acme Corp', assistantMessage: 'Acme Corp: noted.' });
+  const b = await httpAgent(server, cid).recordTurn({ turnId: 'x', turnNumber: 1, userMessage: 'About Acme Corp', assistantMessage: 'Acme Corp: noted.' });
   sameIds(b, a);
   assert.deepEqual(b.replayed, { user: true, assistant: true });
   assert.deepEqual(await graphState(server, cid, seeded()), before);
@@ -104,7 +95,7 @@ test('recordTurn replays too', { timeout: 10_000 }, async () => {
 
 test('re-using a turnId with different content is IDEMPOTENCY_MISMATCH and changes nothing', { timeout: 10_000 }, async () => {
   const cid = randomId('mismatch');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   const r1 = await agent.turn('Tell me about Acme Corp', () => 'Acme Corp, noted.', { turnId: 't1' });
   const before = await graphState(server, cid, seeded());
 
@@ -139,12 +130,12 @@ test('a replay after a new entity appeared restores the REFERS_TO edge a replaye
   const cid = randomId('repair');
   const msg = 'Tell me about Acme Corp and Zorblax Industries';
   const reply = 'Acme Corp and Zorblax Industries, noted.';
-  const r1 = await httpAgent(cid).turn(msg, () => reply, { turnId: 't1', turnNumber: 1 });
+  const r1 = await httpAgent(server, cid).turn(msg, () => reply, { turnId: 't1', turnNumber: 1 });
   assert.deepEqual(r1.retrievedEntityIds, [ids.acme]);
 
   const [zorblax] = await seed(server, [{ entity_type: 'company', name: 'Zorblax Industries' }], 'seed-zorblax');
   const from = server.requests.length;
-  const again = await httpAgent(cid).turn(msg, () => reply, { turnId: 't1', turnNumber: 1 });
+  const again = await httpAgent(server, cid).turn(msg, () => reply, { turnId: 't1', turnNumber: 1 });
   assert.deepEqual(again.replayed, { user: true, assistant: true });
   assert.equal(again.userMessageEntityId, r1.userMessageEntityId);
   assert.deepEqual([...again.retrievedEntityIds].sort(), [ids.acme, zorblax].sort());

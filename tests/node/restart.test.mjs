@@ -15,7 +15,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { NeotomaAgent, EmbeddedStore, idempotencyKey } from 'neotoma-agent-wasm';
-import { startTestServer, seed, seedStandard, call, refersTo, turnIndex, entitySnapshot, related, randomId, recordingStorage } from '../server/harness.mjs';
+import { startTestServer, seed, seedStandard, call, refersTo, turnIndex, entitySnapshot, related, randomId, recordingStorage, httpAgent } from '../server/harness.mjs';
 
 let server;
 let ids;
@@ -40,13 +40,9 @@ const TURNS = [
 
 const FAST_RETRY = { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 100 };
 
-function httpAgent(conversationId, extra = {}) {
-  return new NeotomaAgent({
-    conversationId,
-    transport: { baseUrl: server.url, token: server.token, timeoutMs: 2000 },
-    outbox: false,
-    ...extra,
-  });
+/** No outbox unless a test passes one, and a 2 s timeout. */
+function agentOf(conversationId, options = {}) {
+  return httpAgent(server, conversationId, { outbox: false, transport: { timeoutMs: 2000 }, ...options });
 }
 
 async function runTurns(agent) {
@@ -150,12 +146,12 @@ test('the local server and the embedded store answer a replay with an added REFE
 
 test('restart over HTTP: B replays t1..t3 after Dana Whitfield appeared; replayed, one message per turn, the Dana edge repaired', { timeout: 20_000 }, async () => {
   const cid = randomId('restart-http');
-  const a = await runTurns(httpAgent(cid));
+  const a = await runTurns(agentOf(cid));
   assert.deepEqual(a.map((r) => r.replayed), TURNS.map(() => ({ user: false, assistant: false })));
   const [dana] = await seed(server, [DANA], randomId('seed-dana'));
 
   const from = server.requests.length;
-  const b = await runTurns(httpAgent(cid)); // a new instance: nothing shared with A but the server
+  const b = await runTurns(agentOf(cid)); // a new instance: nothing shared with A but the server
   const sent = server.requests.slice(from);
 
   // the store answered every replay `replayed: true`, and the t2 replays carried the Dana edge
@@ -197,7 +193,7 @@ test('restart with writes pending: A keeps them in the storage while the server 
   const options = { outbox: storage, retry: FAST_RETRY, onEvent: (e) => events.push(e) };
 
   server.setFaults({ seed: 12, rules: [{ path: '*', p: 1, kind: 'drop-request' }] });
-  let a = httpAgent(cid, options);
+  let a = agentOf(cid, options);
   const pendingResults = [];
   try {
     for (const t of TURNS.slice(0, 2)) pendingResults.push(await a.turn(t.message, () => t.reply, { turnId: t.turnId }));
@@ -218,7 +214,7 @@ test('restart with writes pending: A keeps them in the storage while the server 
   a.free(); // the process that ran A is gone
   a = null;
 
-  const b = httpAgent(cid, options);
+  const b = agentOf(cid, options);
   assert.deepEqual((await b.pendingWrites()).map((w) => w.idempotencyKey), keys, 'B sees A\'s writes');
   const from = server.requests.length;
   assert.deepEqual(await b.flush(), { flushed: 4, pending: 0, failed: [] });
@@ -258,7 +254,7 @@ test('restart with a pending write whose answer was lost: the store has it, B\'s
 
   // lookups answer; every store is written and its answer lost
   server.setFaults({ seed: 13, rules: [{ path: '/store', p: 1, kind: 'drop-response' }] });
-  const a = httpAgent(cid, options);
+  const a = agentOf(cid, options);
   let r;
   try {
     r = await a.turn(TURNS[0].message, () => TURNS[0].reply, { turnId: 't1' });
@@ -273,7 +269,7 @@ test('restart with a pending write whose answer was lost: the store has it, B\'s
   assert.deepEqual(before.turns.map((x) => x.role), ['user'], 'the user write happened, only its answers were lost');
   a.free();
 
-  const b = httpAgent(cid, options);
+  const b = agentOf(cid, options);
   assert.deepEqual(await b.flush(), { flushed: 2, pending: 0, failed: [] });
   const flushed = events.filter((e) => e.type === 'writeFlushed');
   assert.deepEqual(flushed.map((e) => [e.role, e.replayed]), [['user', true], ['assistant', false]], 'the user write was a replay');
@@ -307,13 +303,13 @@ test('a replay queued behind its own pending write keeps the REFERS_TO edges it 
   let b;
   let result;
   try {
-    const a = httpAgent(cid, options);
+    const a = agentOf(cid, options);
     const first = await a.turn(t.message, () => t.reply, { turnId: t.turnId });
     assert.deepEqual(first.pending, { user: true, assistant: true });
     assert.deepEqual(first.retrievedEntityIds, []);
     a.free();
     await seed(server, [{ entity_type: 'person', name: 'Imogen Tarrant' }], randomId('seed-imogen'));
-    b = httpAgent(cid, options);
+    b = agentOf(cid, options);
     result = await b.turn(t.message, () => t.reply, { turnId: t.turnId });
   } finally {
     server.clearFaults();
@@ -336,12 +332,12 @@ test('a replay queued behind its own pending write keeps the REFERS_TO edges it 
 test('a failed REFERS_TO repair after a replay stays in the outbox until the flush re-creates the edges', { timeout: 20_000 }, async () => {
   const cid = randomId('restart-repair-fails');
   const t = { turnId: 't1', message: 'Has Ottoline Marsh replied about the lease?', reply: 'Ottoline Marsh has not replied yet.' };
-  const a = httpAgent(cid);
+  const a = agentOf(cid);
   const first = await a.turn(t.message, () => t.reply, { turnId: t.turnId });
   assert.deepEqual(first.retrievedEntityIds, []);
   const [ottoline] = await seed(server, [{ entity_type: 'person', name: 'Ottoline Marsh' }], randomId('seed-ottoline'));
 
-  const b = httpAgent(cid, { outbox: recordingStorage(), retry: FAST_RETRY });
+  const b = agentOf(cid, { outbox: recordingStorage(), retry: FAST_RETRY });
   server.setFaults({ seed: 15, rules: [{ path: '/create_relationships', p: 1, kind: 'html-error', status: 502 }] });
   let replay;
   try {

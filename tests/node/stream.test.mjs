@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { EmbeddedStore, NeotomaAgent } from 'neotoma-agent-wasm';
-import { startTestServer, seedStandard, turnIndex, refersTo, randomId, rowsByKey, entitySnapshot } from '../server/harness.mjs';
+import { startTestServer, seedStandard, turnIndex, refersTo, randomId, rowsByKey, entitySnapshot, httpAgent } from '../server/harness.mjs';
 
 let server;
 let ids;
@@ -20,14 +20,6 @@ before(async () => {
 after(async () => {
   await server?.close();
 });
-
-function httpAgent(conversationId, extra = {}) {
-  return new NeotomaAgent({
-    conversationId,
-    transport: { baseUrl: server.url, token: server.token, timeoutMs: 5000 },
-    ...extra,
-  });
-}
 
 /** A promise with its resolve function outside. */
 function deferred() {
@@ -56,7 +48,7 @@ async function storedMessages(cid) {
 
 test('turnStream: chunks reach the reader before the LLM finishes; stored reply = concatenation', { timeout: 20_000 }, async () => {
   const cid = randomId('stream');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   const firstRead = deferred();
   const pieces = ['Acme Corp ', 'is a company ', 'you have stored. ', 'Ünïcödé ✓ 🚀'];
   let ctxSeen;
@@ -146,7 +138,7 @@ test('turnStream: the byte stream is a Response body that ends before the store;
 
 test('turnStream: ReadableStream<Uint8Array> reply with multi-byte characters split across chunks', { timeout: 20_000 }, async () => {
   const cid = randomId('stream');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   const reply = '\uFEFFCafé — 漢字 and 🚀 rockets';
   const bytes = utf8.encode(reply);
   // Split every 3 bytes: cuts through é, —, 漢, 🚀 (and keeps the leading BOM, byte for byte).
@@ -167,7 +159,7 @@ test('turnStream: ReadableStream<Uint8Array> reply with multi-byte characters sp
 });
 
 test('turnStream: a surrogate pair split across string chunks is encoded as one character', { timeout: 20_000 }, async () => {
-  const agent = httpAgent(randomId('stream'));
+  const agent = httpAgent(server, randomId('stream'));
   const rocket = '🚀';
   const llm = () =>
     new ReadableStream({
@@ -184,7 +176,7 @@ test('turnStream: a surrogate pair split across string chunks is encoded as one 
 
 test('turnStream: the LLM stream failing midway: stream errors, done rejects with that error, no assistant stored', { timeout: 20_000 }, async () => {
   const cid = randomId('stream');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   const boom = new Error('model connection reset');
   async function* llm() {
     yield 'Partial ';
@@ -211,7 +203,7 @@ test('turnStream: a host that only reads the stream gets no unhandled rejection 
   const onUnhandled = (reason) => unhandled.push(reason);
   process.on('unhandledRejection', onUnhandled);
   try {
-    const agent = httpAgent(randomId('stream'));
+    const agent = httpAgent(server, randomId('stream'));
     const { stream } = agent.turnStream('hello', async function* () {
       yield 'x';
       throw new Error('boom');
@@ -227,7 +219,7 @@ test('turnStream: a host that only reads the stream gets no unhandled rejection 
 
 test('turnStream: bad input errors the streams and rejects done with INVALID_INPUT; nothing is sent', { timeout: 20_000 }, async () => {
   const before = server.counts();
-  const agent = httpAgent(randomId('stream'));
+  const agent = httpAgent(server, randomId('stream'));
   for (const [message, llm, opts] of [
     [42, () => 'x', undefined],
     ['hi', 'not a function', undefined],
@@ -243,7 +235,7 @@ test('turnStream: bad input errors the streams and rejects done with INVALID_INP
 
 test('a streamed reply that is not text is refused and the producer is cancelled; no assistant stored', { timeout: 20_000 }, async () => {
   const cid = randomId('stream');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   let finallyRan = false;
   async function* numbers() {
     try {
@@ -277,7 +269,7 @@ test('a streamed reply that is not text is refused and the producer is cancelled
 
 test('a streamed reply over maxMessageBytes is cut off as soon as it is known', { timeout: 20_000 }, async () => {
   const cid = randomId('stream');
-  const agent = httpAgent(cid, { maxMessageBytes: 64 });
+  const agent = httpAgent(server, cid, { maxMessageBytes: 64 });
   let yielded = 0;
   async function* endless() {
     for (;;) {
@@ -294,7 +286,7 @@ test('a streamed reply over maxMessageBytes is cut off as soon as it is known', 
 
 test('agent.turn accepts a streamed reply and stores the concatenation; a plain reply streams as one chunk', { timeout: 20_000 }, async () => {
   const cid = randomId('stream');
-  const agent = httpAgent(cid);
+  const agent = httpAgent(server, cid);
   const r1 = await agent.turn('What about Sarah Chen?', async function* () {
     yield 'Sarah Chen ';
     yield 'works at Acme Corp.';

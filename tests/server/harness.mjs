@@ -2,6 +2,7 @@
 // directly over HTTP: seeding, reading back the graph, comparing graph states.
 
 import { randomBytes } from 'node:crypto';
+import { NeotomaAgent } from 'neotoma-agent-wasm';
 import { startServer } from './neotoma-server.mjs';
 
 export const SEED = {
@@ -24,6 +25,18 @@ export async function startTestServer(options = {}) {
 }
 
 /** One raw HTTP call to the server, with the server's token unless `token` is given (null = none). */
+/**
+ * An agent over HTTP to `server` with its token and a 5 s timeout; `transport` fields override
+ * those, the other options go to the agent as they are.
+ */
+export function httpAgent(server, conversationId, { transport = {}, ...options } = {}) {
+  return new NeotomaAgent({
+    conversationId,
+    transport: { baseUrl: server.url, token: server.token, timeoutMs: 5000, ...transport },
+    ...options,
+  });
+}
+
 export async function call(server, method, path, body, { token = server.token, headers = {} } = {}) {
   const h = { ...headers };
   if (token !== null) h.authorization = `Bearer ${token}`;
