@@ -2,9 +2,7 @@
 //! type and comparator (several KB of wasm each); this is one small merge sort behind a `dyn`
 //! comparator, with the same result as any stable sort.
 
-use crate::prelude::*;
-
-use core::cmp::Ordering;
+use std::cmp::Ordering;
 
 /// Sorts `items` by `cmp`, keeping the order of equal items.
 pub(crate) fn sort_by<T: Copy>(items: &mut [T], cmp: &dyn Fn(&T, &T) -> Ordering) {
@@ -40,7 +38,7 @@ pub(crate) fn stable_order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -
             }
             start = end;
         }
-        core::mem::swap(&mut order, &mut merged);
+        std::mem::swap(&mut order, &mut merged);
         width *= 2;
     }
     order

@@ -9,12 +9,10 @@
 //! The key type stays a parameter only so that `Map<String, Value>` reads as before; the methods
 //! are for `String` keys, looked up by `&str` (one instantiation, no `Borrow` generics).
 
-use crate::prelude::*;
-
-use core::fmt;
-use core::iter::FusedIterator;
-use core::ops;
-use core::slice;
+use std::fmt;
+use std::iter::FusedIterator;
+use std::ops;
+use std::slice;
 
 /// An object's members, sorted by key.
 #[derive(Clone, PartialEq, Eq)]
@@ -61,7 +59,7 @@ impl<V> Map<String, V> {
     /// Sets `key` to `value`, returning the value it replaces (the key itself is kept).
     pub fn insert(&mut self, key: String, value: V) -> Option<V> {
         match self.position(&key) {
-            Ok(i) => Some(core::mem::replace(&mut self.members[i].1, value)),
+            Ok(i) => Some(std::mem::replace(&mut self.members[i].1, value)),
             Err(i) => {
                 self.members.insert(i, (key, value));
                 None
@@ -211,7 +209,7 @@ impl<'a, K, V> IntoIterator for &'a mut Map<K, V> {
 /// Members in key order, by value.
 impl<K, V> IntoIterator for Map<K, V> {
     type Item = (K, V);
-    type IntoIter = alloc::vec::IntoIter<(K, V)>;
+    type IntoIter = std::vec::IntoIter<(K, V)>;
     fn into_iter(self) -> Self::IntoIter {
         self.members.into_iter()
     }
@@ -272,8 +270,7 @@ impl<V> FromIterator<(String, V)> for Map<String, V> {
 #[cfg(test)]
 mod tests {
     use super::Map;
-    use crate::prelude::*;
-    use alloc::collections::BTreeMap;
+    use std::collections::BTreeMap;
 
     fn map(members: &[(&str, i32)]) -> Map<String, i32> {
         members.iter().map(|&(k, v)| (k.to_owned(), v)).collect()

@@ -414,7 +414,6 @@ const CHAR_CLASS: [u8; 4359] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prelude::*;
     use std::{print, println};
 
     /// Around a Σ, std's `to_lowercase` shows whether `c` is case-ignorable, and if not,

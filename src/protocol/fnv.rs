@@ -5,7 +5,7 @@
 //! get/insert/remove), so results are the same; and on wasm32-unknown-unknown std's keys are
 //! not random anyway.
 
-use core::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 
 // hashbrown is what std's maps are built on; used directly as alloc has no hash maps.
 pub type HashMap<K, V> = hashbrown::HashMap<K, V, BuildHasherDefault<Fnv1a>>;
@@ -35,7 +35,6 @@ impl Hasher for Fnv1a {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prelude::*;
 
     #[test]
     fn fnv1a_known_values_and_maps() {

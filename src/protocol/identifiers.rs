@@ -32,8 +32,6 @@
 //! output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
-use crate::prelude::*;
-
 use super::char_class;
 use super::lowercase::to_lowercase;
 

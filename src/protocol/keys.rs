@@ -2,8 +2,6 @@
 //! replayed store onto one observation. Shapes match the upstream TypeScript SDK so either SDK's
 //! replay of a turn lands on the same observation.
 
-use crate::prelude::*;
-
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {

@@ -6,8 +6,6 @@
 //! a toolchain whose Unicode tables differ, and says to regenerate). The final-sigma rule reads
 //! Cased and Case_Ignorable from [`char_class`]'s shared table.
 
-use crate::prelude::*;
-
 use super::char_class;
 
 /// `text.to_lowercase()`, including the one special mapping (U+0130 → "i\u{307}") and the

@@ -3,8 +3,6 @@
 //! wasm); the needles here are names, ids and a token, a few bytes long. A byte match of valid
 //! UTF-8 in valid UTF-8 is always on char boundaries, so results are the same.
 
-use crate::prelude::*;
-
 /// Byte offset of the first `needle` in `haystack` (`Some(0)` for an empty needle).
 pub fn find(haystack: &str, needle: &str) -> Option<usize> {
     let (h, n) = (haystack.as_bytes(), needle.as_bytes());

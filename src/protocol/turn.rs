@@ -19,12 +19,10 @@
 //! ([`outbox`](super::outbox)) and the turn goes on: the result says the write is pending, and
 //! `flush` (or the next store) sends it, in order, before anything newer.
 
-use crate::prelude::*;
-
-use core::cell::{Cell, RefCell};
-use core::future::{poll_fn, Future};
-use core::pin::Pin;
-use core::task::Poll;
+use std::cell::{Cell, RefCell};
+use std::future::{poll_fn, Future};
+use std::pin::Pin;
+use std::task::Poll;
 
 use futures_util::future::{select, Either};
 
@@ -540,8 +538,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let mut opened = self.open_turn(&input).await?;
         // lent to the callback's context, given back for the result
         let ctx = TurnContext {
-            retrieved: core::mem::take(&mut opened.retrieved),
-            retrieved_entity_ids: core::mem::take(&mut opened.retrieved_entity_ids),
+            retrieved: std::mem::take(&mut opened.retrieved),
+            retrieved_entity_ids: std::mem::take(&mut opened.retrieved_entity_ids),
             turn_id: opened.turn_id.clone(),
             turn_number: opened.turn_number,
             conversation_id: self.conversation_id().to_owned(),
@@ -928,8 +926,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 /// long ones.)
 async fn join_lookups<F: Future<Output = Vec<RetrievedEntity>>>(
     mut running: Vec<Option<Pin<Box<F>>>>,
-) -> Vec<alloc::vec::IntoIter<RetrievedEntity>> {
-    let mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>> = Vec::new();
+) -> Vec<std::vec::IntoIter<RetrievedEntity>> {
+    let mut hits: Vec<std::vec::IntoIter<RetrievedEntity>> = Vec::new();
     hits.resize_with(running.len(), || Vec::new().into_iter());
     poll_fn(|cx| {
         let mut done = true;
@@ -956,7 +954,7 @@ async fn join_lookups<F: Future<Output = Vec<RetrievedEntity>>>(
 
 /// Up to `limit` distinct entities: the first hit of every lookup, then the second hits, …
 fn interleave(
-    mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>>,
+    mut hits: Vec<std::vec::IntoIter<RetrievedEntity>>,
     limit: usize,
 ) -> Vec<RetrievedEntity> {
     let mut found: Vec<RetrievedEntity> = Vec::new();

@@ -1,8 +1,6 @@
 //! Fixed-width decimal and hex digits for ids and timestamps, written by hand: `format!` with
 //! width and radix specs costs an argument table per call and links `LowerHex` for the ids alone.
 
-use crate::prelude::*;
-
 /// Appends the last `width` digits of `value` in `radix` (10 or 16, lowercase), zero-padded.
 pub(crate) fn push_digits(out: &mut String, value: u64, width: u32, radix: u64) {
     let mut place = 1u64;

@@ -14,8 +14,6 @@
 //! (`project` without `status`), with the texts the real server uses. `commit: false` computes the
 //! answer on a scratch copy and writes nothing.
 
-use crate::prelude::*;
-
 use super::errors::{self, invalid_issue, invalid_payload, invalid_type, Seg};
 use super::relationships::body_object;
 use super::schema::{self, display_name, schema_for, Identity};

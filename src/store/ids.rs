@@ -5,8 +5,6 @@
 //! with the write's `now_ms` and a salt, so two stores started at different times hand out
 //! different ids while one store replays identically from identical inputs.
 
-use crate::prelude::*;
-
 use super::digits::push_digits;
 
 /// SplitMix64 step.

@@ -23,8 +23,6 @@
 //! (`retrieve_related_entities`: relationships by key, entities by last update). Each module
 //! documents its rules.
 
-use crate::prelude::*;
-
 mod digits;
 mod entities;
 mod errors;
@@ -312,14 +310,14 @@ fn percent_decode(text: &str) -> String {
 fn utf8_lossy(mut bytes: &[u8]) -> String {
     let mut text = String::with_capacity(bytes.len());
     loop {
-        match core::str::from_utf8(bytes) {
+        match std::str::from_utf8(bytes) {
             Ok(valid) => {
                 text.push_str(valid);
                 return text;
             }
             Err(e) => {
                 let valid = bytes.get(..e.valid_up_to()).unwrap_or_default();
-                text.push_str(core::str::from_utf8(valid).unwrap_or_default());
+                text.push_str(std::str::from_utf8(valid).unwrap_or_default());
                 text.push('\u{FFFD}');
                 match e.error_len() {
                     Some(len) => {

@@ -10,8 +10,6 @@
 //! Ordering (the real server's is arbitrary): `retrieve_related_entities` lists relationships by
 //! `relationship_key` and entities by last update, oldest first.
 
-use crate::prelude::*;
-
 use super::errors::{self, invalid_issue, invalid_payload, invalid_type, Seg};
 use super::time::{iso_ms, sanitize_ms};
 use super::{list_of, push_to_list, EmbeddedStore, Index, Response, USER_ID};

@@ -13,8 +13,6 @@
 //! An entity with none of its identity fields is never matched: each store creates a new entity
 //! whose canonical name is `<entity_type>:<entity_id>`.
 
-use crate::prelude::*;
-
 use crate::json::{Map, Value};
 use crate::protocol::lowercase::to_lowercase;
 

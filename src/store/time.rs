@@ -1,7 +1,5 @@
 //! Timestamps. The store never reads a clock: every write is given `now_ms` (Unix ms).
 
-use crate::prelude::*;
-
 use super::digits::push_digits;
 
 /// Largest instant rendered: 9999-12-31T23:59:59.999Z.

@@ -9,8 +9,6 @@
 //! Each is listed as `{entity_id, entity_type, canonical_name}` with the display name
 //! (`Acme Corp`). `content_preview` is the first 200 characters of `content`; `issues` is empty.
 
-use crate::prelude::*;
-
 use super::entities::Entity;
 use super::errors;
 use super::time::iso_ms;

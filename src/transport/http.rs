@@ -1,9 +1,7 @@
 //! `fetch` to a real Neotoma (or a same-origin proxy in front of one).
 
-use crate::prelude::*;
-
-use alloc::rc::Rc;
-use core::cell::Cell;
+use std::cell::Cell;
+use std::rc::Rc;
 
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;

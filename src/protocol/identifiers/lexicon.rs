@@ -533,8 +533,8 @@ pub(super) fn flags_of(key: &[u8]) -> u16 {
     while pos < table.bytes.len() {
         let (len, set, next) = table.entry(pos, &mut word);
         match word.get(..len).map(|w| w.cmp(key)) {
-            Some(core::cmp::Ordering::Less) => pos = next,
-            Some(core::cmp::Ordering::Equal) => return table.flag_sets.get(set).map_or(0, |f| *f),
+            Some(std::cmp::Ordering::Less) => pos = next,
+            Some(std::cmp::Ordering::Equal) => return table.flag_sets.get(set).map_or(0, |f| *f),
             _ => break,
         }
     }
