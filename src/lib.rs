@@ -8,7 +8,6 @@
 
 pub mod json;
 pub mod protocol;
-mod sort;
 pub mod store;
 pub mod transport;
 

@@ -219,27 +219,12 @@ impl<V> Map<String, V> {
     /// The map of `members` taken in order (a repeated key keeps its last value), in
     /// O(n log n): inserting member by member shifts the `Vec` on every out-of-order key, which
     /// is quadratic for a large object whose keys come in reverse order (a hostile body).
-    pub fn from_members(members: Vec<(String, V)>) -> Self {
-        let mut in_order = true;
-        for pair in members.windows(2) {
-            in_order &= pair[0].0 < pair[1].0;
-        }
-        if in_order {
-            return Map { members };
-        }
-        let order =
-            crate::sort::stable_order(members.len(), &|i, j| members[i].0.cmp(&members[j].0));
-        let mut slots: Vec<Option<(String, V)>> = Vec::with_capacity(members.len());
+    pub fn from_members(mut members: Vec<(String, V)>) -> Self {
+        // Stable: equal keys stay in input order, so the later one wins below.
+        members.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut sorted: Vec<(String, V)> = Vec::with_capacity(members.len());
         for member in members {
-            slots.push(Some(member));
-        }
-        let mut sorted: Vec<(String, V)> = Vec::with_capacity(slots.len());
-        for i in order {
-            let Some(member) = slots[i].take() else {
-                continue;
-            };
             match sorted.last_mut() {
-                // equal keys come in input order (the sort is stable): the later one wins
                 Some(last) if last.0 == member.0 => *last = member,
                 _ => sorted.push(member),
             }

@@ -32,9 +32,6 @@
 //! output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
-use super::char_class;
-use super::lowercase::to_lowercase;
-
 mod lexicon;
 use lexicon::*;
 
@@ -162,20 +159,19 @@ impl Shape {
         for c in w.chars() {
             let first = s.chars == 0;
             s.chars += 1;
-            let class = char_class::class(c);
-            if class >= char_class::LETTER {
+            if c.is_alphabetic() {
                 s.letters += 1;
-                if class == char_class::UPPER {
+                if c.is_uppercase() {
                     s.upper += 1;
                     if first {
                         s.first_upper = true;
                     } else {
                         s.upper_after_first = true;
                     }
-                } else if class == char_class::LOWER {
+                } else if c.is_lowercase() {
                     s.lower += 1;
                 }
-            } else if class == char_class::NUMBER {
+            } else if c.is_numeric() {
                 s.numeric += 1;
                 if c.is_ascii_digit() {
                     s.digits += 1;
@@ -351,7 +347,7 @@ impl<'a> Scanner<'a> {
         }
         match kind {
             // An apostrophe only opens a quote when it does not sit inside a word.
-            2 | 3 if self.prev(i).is_some_and(is_wordish) || !char_class::is_alphanumeric(next) => {
+            2 | 3 if self.prev(i).is_some_and(is_wordish) || !next.is_alphanumeric() => {
                 return None
             }
             // "``" / "```": code fences and doubled backticks are not quotes.
@@ -432,7 +428,7 @@ impl<'a> Scanner<'a> {
             _ => trimmed,
         };
         // A one-character quote ("rock 'n' roll", grade 'A') names nothing.
-        if trimmed.chars().any(char_class::is_alphanumeric) && trimmed.chars().nth(1).is_some() {
+        if trimmed.chars().any(char::is_alphanumeric) && trimmed.chars().nth(1).is_some() {
             self.push_out(trimmed);
         }
     }
@@ -463,7 +459,7 @@ impl<'a> Scanner<'a> {
                 '(' => open += 1,
                 ')' => close += 1,
                 '.' => dot = true,
-                _ => alnum |= char_class::is_alphanumeric(d),
+                _ => alnum |= d.is_alphanumeric(),
             }
             j += len;
             j_ci += 1;
@@ -597,7 +593,7 @@ impl<'a> Scanner<'a> {
                 let rest = w.get(1..).unwrap_or_default();
                 let ok = rest.chars().count() >= 2
                     && rest.chars().all(|c| is_wordish(c) || c == '_' || c == '-')
-                    && rest.chars().any(char_class::is_alphanumeric);
+                    && rest.chars().any(char::is_alphanumeric);
                 if ok {
                     self.emit_id(b, end);
                 } else {
@@ -672,7 +668,7 @@ impl<'a> Scanner<'a> {
             }
         }
         let name = trim_end_bytes(rest.get(..len).unwrap_or(""), b".-");
-        if name.chars().any(char_class::is_alphanumeric) {
+        if name.chars().any(char::is_alphanumeric) {
             self.emit_id(b, b + 1 + name.len());
         } else {
             self.filler();
@@ -719,7 +715,7 @@ impl<'a> Scanner<'a> {
                     .fold(0, |v, c| v * 10 + u32::from(c.wrapping_sub(b'0')))
                     <= 255;
             let mut cs = l.chars();
-            initials &= cs.next().is_some_and(char_class::is_alphabetic) && cs.next().is_none();
+            initials &= cs.next().is_some_and(char::is_alphabetic) && cs.next().is_none();
             labels_ok &= l.chars().all(|c| is_wordish(c) || c == '-' || c == '_');
         }
         if empty {
@@ -736,7 +732,7 @@ impl<'a> Scanner<'a> {
         }
         if initials {
             // Initials: "J.R.R", "U.S" join names; "e.g", "i.e", "a.m" do not.
-            if w.chars().all(|c| c == '.' || char_class::is_uppercase(c)) {
+            if w.chars().all(|c| c == '.' || c.is_uppercase()) {
                 self.word(b, end, Kind::Initial, 0);
             } else {
                 self.filler();
@@ -762,16 +758,16 @@ impl<'a> Scanner<'a> {
         let end = b + w.len();
         let parts_ok = w
             .split('&')
-            .all(|p| !p.is_empty() && p.chars().all(char_class::is_alphabetic));
+            .all(|p| !p.is_empty() && p.chars().all(char::is_alphabetic));
         if !parts_ok {
             self.other();
-        } else if w.chars().all(|c| c == '&' || char_class::is_uppercase(c)) {
+        } else if w.chars().all(|c| c == '&' || c.is_uppercase()) {
             if lookup(w) & F_ACRONYM_STOP != 0 {
                 self.filler();
             } else {
                 self.word(b, end, Kind::Caps, 0);
             }
-        } else if w.chars().next().is_some_and(char_class::is_uppercase) {
+        } else if w.chars().next().is_some_and(char::is_uppercase) {
             self.word(b, end, Kind::Camel, 0);
         } else {
             self.other();
@@ -788,7 +784,7 @@ impl<'a> Scanner<'a> {
             digits &= p.bytes().all(|c| c.is_ascii_digit());
             code |= is_code(p);
             each_digit &= p.bytes().any(|c| c.is_ascii_digit());
-            capitalised &= p.chars().next().is_some_and(char_class::is_uppercase);
+            capitalised &= p.chars().next().is_some_and(char::is_uppercase);
         }
         if empty {
             self.other();
@@ -825,10 +821,10 @@ impl<'a> Scanner<'a> {
 
     fn apostrophe(&mut self, w: &'a str, b: usize) {
         // "O'Brien", "D'Angelo": capitalised, and every apostrophe is followed by a capital.
-        let mut name = w.chars().next().is_some_and(char_class::is_uppercase);
+        let mut name = w.chars().next().is_some_and(char::is_uppercase);
         let mut after_apos = false;
         for c in w.chars() {
-            if after_apos && !char_class::is_uppercase(c) {
+            if after_apos && !c.is_uppercase() {
                 name = false;
             }
             after_apos = c == '\'' || c == '’';
@@ -1157,7 +1153,7 @@ impl<'a> Scanner<'a> {
             None => s,
         };
         // At most MAX_IDENTIFIERS keys: a scan is cheaper in code than a hash set.
-        let key = to_lowercase(s);
+        let key = s.to_lowercase();
         if !self.seen.contains(&key) {
             self.seen.push(key);
             self.out.push(s.to_string());
@@ -1191,7 +1187,7 @@ fn is_line_break(c: char) -> bool {
 }
 
 fn is_wordish(c: char) -> bool {
-    char_class::is_alphanumeric(c) || is_mark(c)
+    c.is_alphanumeric() || is_mark(c)
 }
 
 #[inline(always)]
@@ -1296,7 +1292,7 @@ fn is_email(w: &str) -> bool {
             .split('.')
             .all(|l| !l.is_empty() && l.chars().all(|c| is_wordish(c) || c == '-'));
     let tld = after_last(domain, b'.');
-    let tld_ok = tld.len() >= 2 && tld.chars().all(char_class::is_alphabetic);
+    let tld_ok = tld.len() >= 2 && tld.chars().all(char::is_alphabetic);
     local_ok && labels_ok && tld_ok
 }
 
@@ -1413,10 +1409,10 @@ fn is_digit_brand(w: &str) -> bool {
     let rest = w.get(digits..).unwrap_or("");
     let mut cs = rest.chars();
     digits > 0
-        && cs.next().is_some_and(char_class::is_uppercase)
+        && cs.next().is_some_and(char::is_uppercase)
         && rest.chars().count() >= 3
-        && cs.all(char_class::is_alphabetic)
-        && rest.chars().any(char_class::is_lowercase)
+        && cs.all(char::is_alphabetic)
+        && rest.chars().any(char::is_lowercase)
 }
 
 /// A mixed letter+digit token that reads like a code ("QX7P2M", "A320", "user4821"), not a
@@ -1435,8 +1431,8 @@ fn is_code(w: &str) -> bool {
         chars += 1;
         let d = c.is_ascii_digit();
         has_digit |= d;
-        has_letter |= char_class::is_alphabetic(c);
-        upper |= char_class::is_uppercase(c);
+        has_letter |= c.is_alphabetic();
+        upper |= c.is_uppercase();
         if prev_digit.is_some_and(|p| p != d) {
             transitions += 1;
         }

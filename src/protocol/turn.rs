@@ -30,7 +30,6 @@ use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
 use super::identifiers::extract_identifiers;
 use super::keys::{turn_key, Role};
-use super::lowercase::to_lowercase;
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
     check_extra, refers_to_request, retrieve_request, store_message_request, Conversation, Message,
@@ -39,7 +38,6 @@ use super::response::{
     parse_retrieve_response, parse_store_response, RetrievedEntity, StoreOutcome,
 };
 use super::retry::{is_deferrable, RetryPolicy};
-use super::substring::contains;
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
 use crate::json;
 use crate::json::{Map, Value};
@@ -1056,13 +1054,13 @@ fn joined(
 
 /// Retrieved entities whose name or id appears in the reply, case-insensitively.
 pub fn cited_entities(reply: &str, retrieved: &[RetrievedEntity]) -> Vec<String> {
-    let haystack = to_lowercase(reply);
+    let haystack = reply.to_lowercase();
     let mut out: Vec<String> = Vec::new();
     for entity in retrieved {
         let cited = entity
             .names()
             .iter()
-            .any(|name| contains(&haystack, &to_lowercase(name.trim())));
+            .any(|name| haystack.contains(&name.trim().to_lowercase()));
         if cited && !out.contains(&entity.id) {
             out.push(entity.id.clone());
         }
