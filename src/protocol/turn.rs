@@ -13,6 +13,11 @@
 //! request lacked, so after a replay the REFERS_TO edges are re-created with
 //! `/create_relationships`, which is idempotent per pair.
 //!
+//! A turn's reply is produced once. When the user message is answered as a replay (or waits in
+//! the outbox), the turn looks for its stored reply first (the outbox, then one lookup by turn
+//! key) and returns it without calling the LLM; only `regenerate` asks for a new one, stored as
+//! the next revision.
+//!
 //! Failures: every request is retried with backoff when another attempt may cure it
 //! ([`retry`](super::retry)), sending the same body under the same idempotency key. A message
 //! store that still fails for a reason the server may get over later goes into the outbox
@@ -35,10 +40,12 @@ use super::keys::{turn_key, Role};
 use super::lowercase::to_lowercase;
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
-    check_extra, refers_to_request, retrieve_request, store_message_request, Conversation, Message,
+    check_extra, refers_to_request, retrieve_by_name_request, retrieve_request,
+    store_message_request, stored_message_request, Conversation, Message,
 };
 use super::response::{
-    parse_retrieve_response, parse_store_response, RetrievedEntity, StoreOutcome,
+    crowded_out, parse_retrieve_response, parse_store_response, parse_stored_message,
+    RetrievedEntity, StoreOutcome,
 };
 use super::retry::{is_deferrable, RetryPolicy};
 use super::substring::contains;
@@ -57,6 +64,12 @@ const HITS_PER_LOOKUP: u32 = 5;
 pub const DEFAULT_LLM_TIMEOUT_MS: u32 = 300_000;
 /// Turns remembered per agent (turn number and retrieved set, for close_turn and replays).
 const REMEMBERED_TURNS: usize = 1024;
+/// The outbox's own timer: first wait after a write could not go, doubled after every pass
+/// that sends nothing, up to the cap (a `Retry-After` from the server is used instead).
+const DRAIN_FIRST_DELAY_MS: u32 = 1_000;
+const DRAIN_MAX_DELAY_MS: u32 = 60_000;
+/// Added to every drain wait, so agents of one server do not come back in step.
+const DRAIN_JITTER_MS: f64 = 250.0;
 
 /// What the platform provides: timers and randomness.
 pub trait Runtime {
@@ -92,6 +105,21 @@ pub struct TurnContext {
 #[allow(async_fn_in_trait)]
 pub trait Llm {
     async fn reply(&self, user_message: &str, ctx: &TurnContext) -> Result<Reply, Error>;
+
+    /// Called instead of [`reply`](Llm::reply) when the turn is a replay whose reply is already
+    /// stored: a streaming host hands `text` on (in one chunk) as if it had just been generated.
+    fn stored_reply(&self, _text: &str) {}
+}
+
+/// How one whole turn runs (`turn`, `turnStream`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TurnOptions {
+    pub turn_id: Option<String>,
+    pub turn_number: Option<u32>,
+    /// An explicit revision of the reply (2, 3, …: see [`CloseTurnInput::revision`]).
+    pub revision: Option<u32>,
+    /// A new reply even if the turn's reply is already stored: stored as the next revision.
+    pub regenerate: bool,
 }
 
 /// Which entities the assistant message `REFERS_TO`.
@@ -229,6 +257,9 @@ pub struct FlushResult {
     pub pending: usize,
     /// Refused on their merits and dropped from the outbox.
     pub failed: Vec<FailedWrite>,
+    /// Met `IDEMPOTENCY_MISMATCH` when sent: another instance stored a different text under the
+    /// key meanwhile, which stands. Dropped from the outbox.
+    pub superseded: Vec<FailedWrite>,
 }
 
 #[derive(Debug, Clone)]
@@ -262,6 +293,29 @@ impl Call<'_> {
 enum Delivery {
     Stored(StoreOutcome),
     Pending,
+}
+
+/// A turn's reply found already stored (or waiting in the outbox).
+struct StoredReply {
+    text: String,
+    /// `None` while it waits in the outbox.
+    entity_id: Option<String>,
+    /// The queued write's REFERS_TO targets (a stored reply's are worked out again).
+    refers_to: Vec<String>,
+    /// The highest revision known to be stored or queued.
+    revision: u32,
+    pending: bool,
+}
+
+/// The outbox's own timer: whether it runs, how many passes in a row sent nothing, and the
+/// wait the server last asked for.
+#[derive(Default)]
+struct DrainState {
+    running: Cell<bool>,
+    /// Writes may be waiting: set when one is kept, cleared by a pass that empties the queue.
+    wanted: Cell<bool>,
+    blocked_passes: Cell<u32>,
+    retry_after_ms: Cell<Option<u32>>,
 }
 
 /// What an agent remembers of a turn it opened.
@@ -336,6 +390,7 @@ pub struct Agent<T, R, S> {
     turns: RefCell<TurnLog>,
     outbox: Outbox<S>,
     flushing: Cell<bool>,
+    drain: DrainState,
 }
 
 impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
@@ -349,6 +404,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             turns: RefCell::new(TurnLog::default()),
             outbox,
             flushing: Cell::new(false),
+            drain: DrainState::default(),
         })
     }
 
@@ -410,15 +466,12 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }
         let timeout = self.config.retrieval_timeout_ms;
         let lookup = |identifier| async move {
-            let lookup = Box::pin(async move {
-                let body = retrieve_request(identifier, HITS_PER_LOOKUP);
-                self.send(Call::Retrieve, &body, &self.config.retry).await
-            });
+            let lookup = Box::pin(self.look_up(identifier));
             let deadline = Box::pin(self.runtime.sleep(timeout));
             match select(lookup, deadline).await {
-                Either::Left((Ok(answer), _)) => parse_retrieve_response(&answer, identifier),
-                // a failed or late lookup is skipped: retrieval must never fail a turn
-                _ => Vec::new(),
+                Either::Left((found, _)) => found,
+                // a late lookup is skipped: retrieval must never fail a turn
+                Either::Right(_) => Vec::new(),
             }
         };
         let mut lookups = Vec::with_capacity(wanted.len());
@@ -429,6 +482,29 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         // over-matches cannot crowd out the others.
         let hits = join_lookups(lookups).await;
         Ok(interleave(hits, limit))
+    }
+
+    /// One identifier's entities; a failed lookup finds nothing. When conversation bookkeeping
+    /// filled the answer (an identifier that also occurs in conversation ids), a second lookup
+    /// searches snapshot names only, so a person or project of that name is not crowded out:
+    /// at most one extra request per identifier, and only then.
+    async fn look_up(&self, identifier: &str) -> Vec<RetrievedEntity> {
+        let body = retrieve_request(identifier, HITS_PER_LOOKUP);
+        let Ok(answer) = self.send(Call::Retrieve, &body, &self.config.retry).await else {
+            return Vec::new();
+        };
+        let mut found = parse_retrieve_response(&answer, identifier);
+        if crowded_out(&answer, HITS_PER_LOOKUP as usize) {
+            let body = retrieve_by_name_request(identifier, HITS_PER_LOOKUP);
+            if let Ok(by_name) = self.send(Call::Retrieve, &body, &self.config.retry).await {
+                for entity in parse_retrieve_response(&by_name, identifier) {
+                    if !found.iter().any(|f| f.id == entity.id) {
+                        found.push(entity);
+                    }
+                }
+            }
+        }
+        found
     }
 
     /// Retrieval, then the user message in one store.
@@ -523,21 +599,44 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// A whole turn: open, the LLM, close. If the LLM fails (or does not finish within
     /// `llm_timeout_ms`), its error is returned as it is and the user message stays stored; no
     /// assistant message is written. A user message kept in the outbox does not stop the turn.
+    ///
+    /// A replay (the user message answered as a replay, or waiting in the outbox) whose reply is
+    /// already stored returns that reply and does not call the LLM, unless `regenerate`.
     pub async fn turn(
         &self,
         user_message: String,
         llm: &impl Llm,
-        turn_id: Option<String>,
-        turn_number: Option<u32>,
-        revision: Option<u32>,
+        options: TurnOptions,
     ) -> Result<TurnResult, Error> {
+        if options.regenerate && options.revision.is_some() {
+            return Err(Error::invalid_input(
+                "pass regenerate or revision, not both: regenerate numbers the revision itself",
+            ));
+        }
+        if options.revision == Some(0) {
+            return Err(Error::invalid_input("revision starts at 1"));
+        }
         let input = OpenTurnInput {
-            turn_id,
-            turn_number,
+            turn_id: options.turn_id,
+            turn_number: options.turn_number,
             user_message,
             extra: None,
         };
         let mut opened = self.open_turn(&input).await?;
+        let mut revision = options.revision;
+        if opened.replayed || opened.pending {
+            let stored = self
+                .stored_reply(&opened.turn_id, opened.replayed, options.regenerate)
+                .await;
+            match stored {
+                Some(stored) if !options.regenerate => {
+                    llm.stored_reply(&stored.text);
+                    return Ok(self.replayed_turn(opened, stored).await);
+                }
+                Some(stored) => revision = Some(stored.revision.saturating_add(1)),
+                None => {}
+            }
+        }
         // lent to the callback's context, given back for the result
         let ctx = TurnContext {
             retrieved: core::mem::take(&mut opened.retrieved),
@@ -561,6 +660,89 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         opened.retrieved = ctx.retrieved;
         opened.retrieved_entity_ids = ctx.retrieved_entity_ids;
         self.finish(opened, reply, revision).await
+    }
+
+    /// The turn's reply if it is already stored: the newest write of it waiting in the outbox,
+    /// else (when the server answered the user message, `look_up`) the stored message, found by
+    /// its turn key in one request. `count_revisions` also asks for its observations (one per
+    /// stored revision), to number a regeneration. A failed lookup finds nothing: the turn
+    /// then asks the LLM, as for a reply never stored.
+    async fn stored_reply(
+        &self,
+        turn_id: &str,
+        look_up: bool,
+        count_revisions: bool,
+    ) -> Option<StoredReply> {
+        let key = turn_key(self.conversation_id(), turn_id, Role::Assistant);
+        let queued = match self.outbox.writes().await {
+            Ok(writes) => writes.into_iter().rev().find(|w| w.turn_key == key),
+            Err(_) => None,
+        };
+        if let Some(write) = queued {
+            if let Some(text) = write.content() {
+                return Some(StoredReply {
+                    text: text.to_owned(),
+                    entity_id: None,
+                    revision: write.revision(),
+                    refers_to: write.refers_to,
+                    pending: true,
+                });
+            }
+        }
+        if !look_up {
+            return None;
+        }
+        let body = stored_message_request(&key, count_revisions);
+        let answer = self
+            .send(Call::Retrieve, &body, &self.config.retry)
+            .await
+            .ok()?;
+        let found = parse_stored_message(&answer, &key)?;
+        Some(StoredReply {
+            text: found.content,
+            entity_id: Some(found.entity_id),
+            refers_to: Vec::new(),
+            revision: u32::try_from(found.observations.max(1)).unwrap_or(u32::MAX),
+            pending: false,
+        })
+    }
+
+    /// A replayed turn answered with its stored reply: its REFERS_TO edges are re-created (the
+    /// cited entities may have been found only now), nothing else is written.
+    async fn replayed_turn(&self, opened: OpenTurnResult, stored: StoredReply) -> TurnResult {
+        let refers_to = match stored.entity_id {
+            None => stored.refers_to,
+            Some(_) => self.assistant_refers_to(&stored.text, &opened.retrieved, &[]),
+        };
+        let mut store_warnings = Vec::new();
+        if let Some(id) = stored
+            .entity_id
+            .as_deref()
+            .filter(|_| !refers_to.is_empty())
+        {
+            let repair = refers_to_request(id, &refers_to);
+            let repaired = self
+                .send(Call::CreateRelationships, &repair, &self.config.retry)
+                .await;
+            if let Err(e) = repaired {
+                store_warnings.push(repair_failed(
+                    &e,
+                    id,
+                    "the stored reply is returned as it is",
+                ));
+            }
+        }
+        let closed = CloseTurnResult {
+            turn_id: opened.turn_id.clone(),
+            turn_number: Some(opened.turn_number),
+            conversation_entity_id: opened.conversation_entity_id.clone(),
+            assistant_message_entity_id: stored.entity_id,
+            refers_to,
+            replayed: true,
+            pending: stored.pending,
+            store_warnings,
+        };
+        joined(opened, closed, stored.text)
     }
 
     /// The assistant side of an opened turn, and the whole turn's result.
@@ -698,7 +880,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 if !edges_done && self.config.outbox_enabled {
                     // The message is stored but its REFERS_TO edges are not: the write goes back
                     // to the outbox, whose replay will re-create them.
-                    let _ = self.outbox.push(write).await;
+                    if self.outbox.push(write).await.is_ok() {
+                        self.drain.wanted.set(true);
+                    }
                 }
                 Ok(Delivery::Stored(outcome))
             }
@@ -731,11 +915,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             .send(Call::CreateRelationships, &repair, &self.config.retry)
             .await;
         if let Err(e) = &repaired {
-            outcome.warnings.push(json!({
-                "code": "REFERS_TO_REPAIR_FAILED",
-                "message": format!("re-creating REFERS_TO edges failed ({}); the write stays in the outbox to try again", e.message),
-                "entity_id": outcome.message_entity_id,
-            }));
+            outcome.warnings.push(repair_failed(
+                e,
+                &outcome.message_entity_id,
+                "the write stays in the outbox to try again",
+            ));
         }
         Ok((outcome, repaired.is_ok()))
     }
@@ -759,6 +943,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 return Err(e);
             }
         };
+        self.drain.wanted.set(true);
+        self.drain.retry_after_ms.set(reason.retry_after_ms);
         let (code, message) = error_fields(reason);
         self.emit(AgentEvent::WritePending {
             turn_id,
@@ -781,6 +967,92 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// Writes waiting in the outbox.
     pub async fn pending_writes(&self) -> Result<Vec<PendingWrite>, Error> {
         self.outbox.writes().await
+    }
+
+    /// Flushes until the outbox is empty or `timeout_ms` has passed, waiting between passes as
+    /// the outbox's own timer does (the server's `Retry-After`, else a growing backoff). The
+    /// result counts every pass; `pending` is what is left.
+    pub async fn flush_until_empty(&self, timeout_ms: u32) -> Result<FlushResult, Error> {
+        let started = self.runtime.now_ms();
+        let mut total = FlushResult::default();
+        let mut blocked_passes = 0;
+        loop {
+            let pass = self.flush_pass(&RetryPolicy::none()).await?;
+            if pass.flushed == 0 {
+                blocked_passes += 1;
+            } else {
+                blocked_passes = 0;
+            }
+            total.flushed += pass.flushed;
+            total.failed.extend(pass.failed);
+            total.superseded.extend(pass.superseded);
+            total.pending = pass.pending;
+            let elapsed = self.runtime.now_ms() - started;
+            if pass.pending == 0 || elapsed >= f64::from(timeout_ms) {
+                return Ok(total);
+            }
+            let left = (f64::from(timeout_ms) - elapsed) as u32;
+            self.runtime
+                .sleep(self.drain_delay(blocked_passes).min(left.max(1)))
+                .await;
+        }
+    }
+
+    /// Starts the outbox's own timer if writes may be waiting and it is not running yet:
+    /// returns the wait before its first pass. The host then sleeps, calls [`Agent::drain_pass`]
+    /// and repeats while it returns a wait. (The host runs the timer: only it can hold the agent
+    /// weakly and keep the timer from holding a process open.)
+    pub fn start_drain(&self) -> Option<u32> {
+        if !self.config.outbox_enabled || !self.drain.wanted.get() || self.drain.running.get() {
+            return None;
+        }
+        self.drain.running.set(true);
+        self.drain.blocked_passes.set(0);
+        Some(self.drain_delay(0))
+    }
+
+    /// One pass of the outbox's own timer: sends what waits (no retries: the timer is the
+    /// retry). Returns the wait before the next pass, or `None` once the outbox is empty (the
+    /// timer stops; a later failed write starts it again). Reported as a `drain` event.
+    pub async fn drain_pass(&self) -> Option<u32> {
+        let pass = self.flush_pass(&RetryPolicy::none()).await;
+        let (flushed, failed, superseded, pending) = match &pass {
+            Ok(r) => (r.flushed, r.failed.len(), r.superseded.len(), r.pending),
+            // an unreadable storage: try again later, as for a server that cannot take it
+            Err(_) => (0, 0, 0, 1),
+        };
+        let blocked = if flushed == 0 {
+            self.drain.blocked_passes.get().saturating_add(1)
+        } else {
+            0
+        };
+        self.drain.blocked_passes.set(blocked);
+        let next_attempt_ms = (pending > 0).then(|| self.drain_delay(blocked));
+        if next_attempt_ms.is_none() {
+            self.drain.running.set(false);
+            self.drain.wanted.set(false);
+        }
+        self.emit(AgentEvent::Drain {
+            flushed,
+            failed,
+            superseded,
+            pending,
+            next_attempt_ms,
+        });
+        next_attempt_ms
+    }
+
+    /// The wait before the next outbox pass after `blocked_passes` passes that sent nothing:
+    /// the server's last `Retry-After` if it gave one, else 1 s doubling up to 60 s; plus a
+    /// little jitter, never less.
+    fn drain_delay(&self, blocked_passes: u32) -> u32 {
+        let wait = self.drain.retry_after_ms.get().unwrap_or_else(|| {
+            DRAIN_FIRST_DELAY_MS
+                .saturating_mul(1 << blocked_passes.saturating_sub(1).min(6))
+                .min(DRAIN_MAX_DELAY_MS)
+        });
+        let jitter = (self.runtime.random_unit().clamp(0.0, 1.0) * DRAIN_JITTER_MS) as u32;
+        wait.saturating_add(jitter)
     }
 
     async fn flush_pass(&self, retry: &RetryPolicy) -> Result<FlushResult, Error> {
@@ -822,12 +1094,14 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                     let (outcome, edges_done) = self.settle(&write, &answer).await?;
                     if !edges_done {
                         // stored, but its edges could not be re-created: keep it and stop here
+                        self.drain.retry_after_ms.set(None);
                         result.pending = queued;
                         return Ok(());
                     }
                     Ok(outcome.replayed)
                 }
                 Err(e) if is_deferrable(&e) => {
+                    self.drain.retry_after_ms.set(e.retry_after_ms);
                     result.pending = queued;
                     return Ok(());
                 }
@@ -843,6 +1117,22 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                         idempotency_key: write.idempotency_key,
                         replayed,
                         pending,
+                    });
+                }
+                Err(e) if e.code == ErrorCode::IdempotencyMismatch => {
+                    let (code, message) = error_fields(&e);
+                    self.emit(AgentEvent::WriteSuperseded {
+                        turn_id: write.turn_id.clone(),
+                        role: write.role.clone(),
+                        idempotency_key: write.idempotency_key.clone(),
+                        message: message.clone(),
+                    });
+                    result.superseded.push(FailedWrite {
+                        idempotency_key: write.idempotency_key,
+                        turn_id: write.turn_id,
+                        role: write.role,
+                        code,
+                        message,
                     });
                 }
                 Err(e) => {
@@ -997,6 +1287,15 @@ fn refers_to_targets(body: &Value) -> Vec<&str> {
         }
     }
     targets
+}
+
+/// The store warning for REFERS_TO edges that could not be re-created.
+fn repair_failed(e: &Error, entity_id: &str, then: &str) -> Value {
+    json!({
+        "code": "REFERS_TO_REPAIR_FAILED",
+        "message": format!("re-creating REFERS_TO edges failed ({}); {then}", e.message),
+        "entity_id": entity_id,
+    })
 }
 
 /// A message store as the result reports it.
