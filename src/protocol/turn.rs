@@ -887,6 +887,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 Ok(Delivery::Stored(outcome))
             }
             Err(e) if self.config.outbox_enabled && is_deferrable(&e) => {
+                self.drain.retry_after_ms.set(e.retry_after_ms);
                 self.defer(write, &e).await
             }
             Err(e) => Err(e),
@@ -944,7 +945,6 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             }
         };
         self.drain.wanted.set(true);
-        self.drain.retry_after_ms.set(reason.retry_after_ms);
         let (code, message) = error_fields(reason);
         self.emit(AgentEvent::WritePending {
             turn_id,
