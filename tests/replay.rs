@@ -211,7 +211,7 @@ fn a_replay_from_a_fresh_agent_returns_the_stored_reply_without_calling_the_llm(
         turn_one(),
     );
     assert_eq!(llm.calls.get(), 1);
-    assert_eq!(first.retrieved_entity_ids, [acme.clone()]);
+    assert_eq!(first.retrieved_entity_ids, vec![acme.clone()]);
     let before = w.messages();
 
     let replaying = w.agent(MemoryStorage::default());
@@ -219,7 +219,7 @@ fn a_replay_from_a_fresh_agent_returns_the_stored_reply_without_calling_the_llm(
     assert_eq!(llm.calls.get(), 1, "the LLM is not called on a replay");
     assert_eq!(
         *llm.stored_replies.borrow(),
-        [first.assistant_message.clone()]
+        vec![first.assistant_message.clone()]
     );
     assert_eq!(again.assistant_message, first.assistant_message);
     assert_eq!(again.user_message_entity_id, first.user_message_entity_id);
@@ -236,11 +236,14 @@ fn a_replay_from_a_fresh_agent_returns_the_stored_reply_without_calling_the_llm(
         (again.pending.user, again.pending.assistant),
         (false, false)
     );
-    assert_eq!(again.refers_to, [acme.clone()]);
+    assert_eq!(again.refers_to, vec![acme.clone()]);
     assert_eq!(w.messages(), before, "same messages, one observation each");
     assert!(before.iter().all(|(_, _, observations)| *observations == 1));
     let assistant = again.assistant_message_entity_id.unwrap();
-    assert_eq!(outbound(&w.store, &assistant, "REFERS_TO"), [acme.clone()]);
+    assert_eq!(
+        outbound(&w.store, &assistant, "REFERS_TO"),
+        vec![acme.clone()]
+    );
     let user = again.user_message_entity_id.unwrap();
     assert_eq!(outbound(&w.store, &user, "REFERS_TO"), [acme]);
     // one store (the user message's replay) and one lookup of the stored reply; no reply store
@@ -525,7 +528,7 @@ fn conversation_hits_do_not_crowd_a_person_out_of_retrieval() {
     let llm = FreshLlm::default();
     let agent = w.agent(MemoryStorage::default());
     let first = turn(&agent, &llm, "Tell me about Dana", turn_one());
-    assert_eq!(first.retrieved_entity_ids, [dana.clone()]);
+    assert_eq!(first.retrieved_entity_ids, vec![dana.clone()]);
     let lookups = agent.transport().count("/retrieve");
     assert_eq!(
         lookups, 2,
@@ -537,7 +540,7 @@ fn conversation_hits_do_not_crowd_a_person_out_of_retrieval() {
         "Tell me about Dana",
         turn_one(),
     );
-    assert_eq!(replay.retrieved_entity_ids, [dana.clone()]);
+    assert_eq!(replay.retrieved_entity_ids, vec![dana.clone()]);
     let next = turn(&agent, &llm, "And Dana again?", turn_opts("t2"));
     assert_eq!(next.retrieved_entity_ids, [dana]);
 }

@@ -338,7 +338,10 @@ mod tests {
         assert_eq!(p.canonical_name.as_deref(), Some("project:Project Falcon"));
         assert_eq!(p.rule, "composite:name");
         let dana = identity("person", &fields(json!({"name": "Dana Whitfield"})));
-        assert_eq!(dana.canonical_name.as_deref(), Some("person:Dana Whitfield"));
+        assert_eq!(
+            dana.canonical_name.as_deref(),
+            Some("person:Dana Whitfield")
+        );
         let person = identity("person", &fields(json!({"email": "A@x.io"})));
         assert_eq!(person.key.as_deref(), Some("a@x.io"));
         assert_eq!(person.rule, "name_key:email");
