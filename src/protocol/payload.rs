@@ -133,22 +133,17 @@ pub fn retrieve_by_name_request(identifier: &str, limit: u32) -> Value {
     json!({ "identifier": identifier, "by": "name", "limit": limit })
 }
 
-/// Finds a stored message by its turn key (transcript 12d); with `observations`, also the
-/// observations, one per stored revision, to number a regeneration.
-pub fn stored_message_request(turn_key: &str, observations: bool) -> Value {
-    let mut body = json!({
+/// Finds a stored message by its turn key (transcript 12d), with its observations: one per
+/// stored revision (a regeneration is numbered after them).
+pub fn stored_message_request(turn_key: &str) -> Value {
+    json!({
         "identifier": turn_key,
         "entity_type": "conversation_message",
         "by": "turn_key",
         "limit": STORED_MESSAGE_HITS,
-    });
-    if observations {
-        if let Some(map) = body.as_object_mut() {
-            map.insert("include_observations".into(), true.into());
-            map.insert("observations_limit".into(), 100.into());
-        }
-    }
-    body
+        "include_observations": true,
+        "observations_limit": 100,
+    })
 }
 
 /// Hits asked for when finding a message by turn key: a substring match, so other

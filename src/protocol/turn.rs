@@ -295,16 +295,15 @@ enum Delivery {
     Pending,
 }
 
-/// A turn's reply found already stored (or waiting in the outbox).
+/// A turn's reply found already stored, or waiting in the outbox.
 struct StoredReply {
     text: String,
-    /// `None` while it waits in the outbox.
+    /// The stored message's entity id; `None` while it waits in the outbox.
     entity_id: Option<String>,
-    /// The queued write's REFERS_TO targets (a stored reply's are worked out again).
-    refers_to: Vec<String>,
-    /// The highest revision known to be stored or queued.
+    /// The write waiting in the outbox, if that is where it was found.
+    queued: Option<PendingWrite>,
+    /// Which revision of the reply this is (1, or n for `…-vn`).
     revision: u32,
-    pending: bool,
 }
 
 /// The outbox's own timer: whether it runs, how many passes in a row sent nothing, and the
@@ -625,9 +624,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let mut opened = self.open_turn(&input).await?;
         let mut revision = options.revision;
         if opened.replayed || opened.pending {
-            let stored = self
-                .stored_reply(&opened.turn_id, opened.replayed, options.regenerate)
-                .await;
+            let stored = self.stored_reply(&opened.turn_id, opened.replayed).await;
             match stored {
                 Some(stored) if !options.regenerate => {
                     llm.stored_reply(&stored.text);
@@ -664,15 +661,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     /// The turn's reply if it is already stored: the newest write of it waiting in the outbox,
     /// else (when the server answered the user message, `look_up`) the stored message, found by
-    /// its turn key in one request. `count_revisions` also asks for its observations (one per
-    /// stored revision), to number a regeneration. A failed lookup finds nothing: the turn
-    /// then asks the LLM, as for a reply never stored.
-    async fn stored_reply(
-        &self,
-        turn_id: &str,
-        look_up: bool,
-        count_revisions: bool,
-    ) -> Option<StoredReply> {
+    /// its turn key in one request with its observations (one per stored revision). A failed
+    /// lookup finds nothing: the turn then asks the LLM, as for a reply never stored.
+    async fn stored_reply(&self, turn_id: &str, look_up: bool) -> Option<StoredReply> {
         let key = turn_key(self.conversation_id(), turn_id, Role::Assistant);
         let queued = match self.outbox.writes().await {
             Ok(writes) => writes.into_iter().rev().find(|w| w.turn_key == key),
@@ -684,15 +675,14 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                     text: text.to_owned(),
                     entity_id: None,
                     revision: write.revision(),
-                    refers_to: write.refers_to,
-                    pending: true,
+                    queued: Some(write),
                 });
             }
         }
         if !look_up {
             return None;
         }
-        let body = stored_message_request(&key, count_revisions);
+        let body = stored_message_request(&key);
         let answer = self
             .send(Call::Retrieve, &body, &self.config.retry)
             .await
@@ -701,20 +691,31 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         Some(StoredReply {
             text: found.content,
             entity_id: Some(found.entity_id),
-            refers_to: Vec::new(),
+            queued: None,
             revision: u32::try_from(found.observations.max(1)).unwrap_or(u32::MAX),
-            pending: false,
         })
     }
 
-    /// A replayed turn answered with its stored reply: its REFERS_TO edges are re-created (the
-    /// cited entities may have been found only now), nothing else is written.
+    /// A replayed turn answered with its stored reply. Its REFERS_TO edges are made sure of, as
+    /// after any replayed store (the entities it cites may have been found only now): a stored
+    /// reply's with `/create_relationships`, and if that fails the reply's write goes to the
+    /// outbox, whose replay re-creates them; a queued reply's write gains the targets. Nothing
+    /// else is written.
     async fn replayed_turn(&self, opened: OpenTurnResult, stored: StoredReply) -> TurnResult {
-        let refers_to = match stored.entity_id {
-            None => stored.refers_to,
-            Some(_) => self.assistant_refers_to(&stored.text, &opened.retrieved, &[]),
-        };
+        let queued_targets = stored.queued.as_ref().map(|w| w.refers_to.as_slice());
+        let refers_to = self.assistant_refers_to(
+            &stored.text,
+            &opened.retrieved,
+            queued_targets.unwrap_or(&[]),
+        );
         let mut store_warnings = Vec::new();
+        let mut pending = stored.queued.is_some();
+        if let Some(mut write) = stored.queued {
+            if write.refers_to != refers_to {
+                write.refers_to = refers_to.clone();
+                let _ = self.outbox.push(write).await; // merges the new targets
+            }
+        }
         if let Some(id) = stored
             .entity_id
             .as_deref()
@@ -725,11 +726,26 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 .send(Call::CreateRelationships, &repair, &self.config.retry)
                 .await;
             if let Err(e) = repaired {
-                store_warnings.push(repair_failed(
-                    &e,
-                    id,
-                    "the stored reply is returned as it is",
-                ));
+                let then = if self.config.outbox_enabled {
+                    "the reply's write goes to the outbox to try again"
+                } else {
+                    "the stored reply is returned as it is"
+                };
+                store_warnings.push(repair_failed(&e, id, then));
+                if self.config.outbox_enabled {
+                    // the same body the reply was stored with (its revision's key), so the
+                    // outbox's send is answered as a replay and then re-creates the edges
+                    let message = Message {
+                        role: Role::Assistant,
+                        turn_id: &opened.turn_id,
+                        content: &stored.text,
+                        turn_number: Some(opened.turn_number),
+                        extra: None,
+                        refers_to: &refers_to,
+                    };
+                    let write = self.pending_write(&message, Some(stored.revision));
+                    pending = self.defer(write, &e).await.is_ok();
+                }
             }
         }
         let closed = CloseTurnResult {
@@ -739,7 +755,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             assistant_message_entity_id: stored.entity_id,
             refers_to,
             replayed: true,
-            pending: stored.pending,
+            pending,
             store_warnings,
         };
         joined(opened, closed, stored.text)

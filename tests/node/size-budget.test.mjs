@@ -1,4 +1,4 @@
-// The package size budget (issue 3: 120 KB gzip for the .wasm plus the JS glue).
+// The package size budget (gzip of the .wasm plus the JS glue; issue 10: never above 190,000 bytes).
 // `make pkg` already fails above the budget; this test re-measures the built files itself, so a
 // stale pkg/sizes.json or a budget quietly raised in wasm-pack.toml is caught too.
 
@@ -11,13 +11,13 @@ import { gzipSync, constants as zc } from 'node:zlib';
 import { parse as parseToml } from 'smol-toml';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const TARGET_BYTES = 120_000;
+const CEILING_BYTES = 190_000;
 
-test('the .wasm and the glue together stay within 120,000 bytes gzip', () => {
+test('the .wasm and the glue together stay within the budget, itself at most 190,000 bytes gzip', () => {
   const cfg = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
   const { out_dir: outDir, out_name: outName } = cfg.build;
   const budget = cfg.size.gzip_budget_bytes;
-  assert.ok(budget <= TARGET_BYTES, `wasm-pack.toml budget ${budget} is above the 120,000-byte target`);
+  assert.ok(budget <= CEILING_BYTES, `wasm-pack.toml budget ${budget} is above the 190,000-byte ceiling`);
 
   const gz = (file) =>
     gzipSync(readFileSync(join(root, outDir, file)), { level: zc.Z_BEST_COMPRESSION }).length;
