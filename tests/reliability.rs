@@ -22,7 +22,7 @@ use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
 use neotoma_agent_wasm::transport::Transport;
 
 mod common;
-use common::{block_on, outbound, seed, turn_opts, yield_once, TestRuntime};
+use common::{block_on, event_type, outbound, seed, turn_opts, yield_once, TestRuntime};
 
 /// What the next `/store` does.
 #[derive(Clone, Debug)]
@@ -187,18 +187,7 @@ impl Setup {
     }
 
     fn event_types(&self) -> Vec<&'static str> {
-        self.events
-            .borrow()
-            .iter()
-            .map(|e| match e {
-                AgentEvent::Retry { .. } => "retry",
-                AgentEvent::WritePending { .. } => "writePending",
-                AgentEvent::WriteFlushed { .. } => "writeFlushed",
-                AgentEvent::WriteFailed { .. } => "writeFailed",
-                AgentEvent::WriteSuperseded { .. } => "writeSuperseded",
-                AgentEvent::Drain { .. } => "drain",
-            })
-            .collect()
+        self.events.borrow().iter().map(event_type).collect()
     }
 }
 

@@ -22,7 +22,7 @@ use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
 use neotoma_agent_wasm::transport::Transport;
 
 mod common;
-use common::{block_on, outbound, seed, turn_opts, yield_once, TestRuntime};
+use common::{block_on, event_type, outbound, seed, turn_opts, yield_once, TestRuntime};
 
 /// What a `/store` meets.
 #[derive(Clone, Copy, PartialEq)]
@@ -169,18 +169,7 @@ impl World {
     }
 
     fn event_types(&self) -> Vec<&'static str> {
-        self.events
-            .borrow()
-            .iter()
-            .map(|e| match e {
-                AgentEvent::Retry { .. } => "retry",
-                AgentEvent::WritePending { .. } => "writePending",
-                AgentEvent::WriteFlushed { .. } => "writeFlushed",
-                AgentEvent::WriteFailed { .. } => "writeFailed",
-                AgentEvent::WriteSuperseded { .. } => "writeSuperseded",
-                AgentEvent::Drain { .. } => "drain",
-            })
-            .collect()
+        self.events.borrow().iter().map(event_type).collect()
     }
 }
 
@@ -196,6 +185,16 @@ fn turn_one() -> TurnOptions {
 }
 
 const MESSAGE: &str = "Tell me about Acme";
+
+/// An agent on `storage` whose turn 1 stored the user message and left the reply in its outbox
+/// (the server took no assistant message): the agent and that turn's result.
+fn reply_left_queued(w: &World, llm: &FreshLlm, storage: MemoryStorage) -> (TestAgent, TurnResult) {
+    let agent = w.agent(storage);
+    agent.transport().fault.set(StoreFault::AssistantDown);
+    let r = turn(&agent, llm, MESSAGE, turn_one());
+    assert!(r.pending.assistant && !r.pending.user);
+    (agent, r)
+}
 
 #[test]
 fn a_replay_from_a_fresh_agent_returns_the_stored_reply_without_calling_the_llm() {
@@ -294,10 +293,7 @@ fn a_reply_waiting_in_the_outbox_counts_as_stored() {
     seed(&w.store, "company", "Acme Corp");
     let storage = MemoryStorage::default();
     let llm = FreshLlm::default();
-    let first = w.agent(storage.clone());
-    first.transport().fault.set(StoreFault::AssistantDown);
-    let r = turn(&first, &llm, MESSAGE, turn_one());
-    assert!(r.pending.assistant);
+    let (_first, r) = reply_left_queued(&w, &llm, storage.clone());
 
     // a fresh agent on the same storage (a reloaded page), the server still refusing replies
     let replaying = w.agent(storage);
@@ -385,11 +381,7 @@ fn a_queued_write_another_instance_superseded_leaves_the_outbox_with_a_trace() {
     let w = World::new("acme-support");
     seed(&w.store, "company", "Acme Corp");
     let llm = FreshLlm::default();
-    let storage = MemoryStorage::default();
-    let first = w.agent(storage.clone());
-    first.transport().fault.set(StoreFault::AssistantDown);
-    let queued = turn(&first, &llm, MESSAGE, turn_one());
-    assert!(queued.pending.assistant);
+    let (first, _) = reply_left_queued(&w, &llm, MemoryStorage::default());
 
     // another instance (its own outbox) replays the turn and stores its own reply
     let other = turn(

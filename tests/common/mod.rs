@@ -10,6 +10,7 @@ use std::task::{Context, Poll, Waker};
 
 use neotoma_agent_wasm::json;
 
+use neotoma_agent_wasm::protocol::events::AgentEvent;
 use neotoma_agent_wasm::protocol::turn::{Runtime, TurnOptions};
 use neotoma_agent_wasm::store::EmbeddedStore;
 
@@ -123,5 +124,17 @@ pub fn turn_opts(id: &str) -> TurnOptions {
     TurnOptions {
         turn_id: Some(id.into()),
         ..TurnOptions::default()
+    }
+}
+
+/// An event's `type`, as JS sees it.
+pub fn event_type(event: &AgentEvent) -> &'static str {
+    match event {
+        AgentEvent::Retry { .. } => "retry",
+        AgentEvent::WritePending { .. } => "writePending",
+        AgentEvent::WriteFlushed { .. } => "writeFlushed",
+        AgentEvent::WriteFailed { .. } => "writeFailed",
+        AgentEvent::WriteSuperseded { .. } => "writeSuperseded",
+        AgentEvent::Drain { .. } => "drain",
     }
 }
