@@ -536,3 +536,26 @@ fn conversation_hits_do_not_crowd_a_person_out_of_retrieval() {
     let next = turn(&agent, &llm, "And Dana again?", turn_opts("t2"));
     assert_eq!(next.retrieved_entity_ids, [dana]);
 }
+
+#[test]
+fn a_flush_while_the_timer_sends_waits_for_it_and_then_tries_itself() {
+    let w = World::new("acme-support");
+    seed(&w.store, "company", "Acme Corp");
+    let agent = w.agent(MemoryStorage::default());
+    agent.transport().fault.set(StoreFault::RateLimited(2_000));
+    turn(&agent, &FreshLlm::default(), MESSAGE, turn_one());
+    agent.transport().fault.set(StoreFault::None);
+    assert!(agent.start_drain().is_some());
+    // the timer's pass is sending (each store is a round trip) when the host calls flush()
+    let (timer, flushed) = block_on(futures_util::future::join(
+        agent.drain_pass(),
+        agent.flush(),
+    ));
+    assert_eq!(timer, None, "the timer's pass emptied the outbox");
+    let flushed = flushed.unwrap();
+    assert_eq!(
+        flushed.pending, 0,
+        "flush() reports after a real try, not the timer's queue"
+    );
+    assert!(block_on(agent.pending_writes()).unwrap().is_empty());
+}

@@ -29,7 +29,7 @@ use crate::prelude::*;
 use core::cell::{Cell, RefCell};
 use core::future::{poll_fn, Future};
 use core::pin::Pin;
-use core::task::Poll;
+use core::task::{Poll, Waker};
 
 use futures_util::future::{select, Either};
 
@@ -389,6 +389,8 @@ pub struct Agent<T, R, S> {
     turns: RefCell<TurnLog>,
     outbox: Outbox<S>,
     flushing: Cell<bool>,
+    /// Flushes waiting for the one that is sending to finish.
+    flush_waiters: RefCell<Vec<Waker>>,
     drain: DrainState,
 }
 
@@ -403,6 +405,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             turns: RefCell::new(TurnLog::default()),
             outbox,
             flushing: Cell::new(false),
+            flush_waiters: RefCell::new(Vec::new()),
             drain: DrainState::default(),
         })
     }
@@ -976,8 +979,24 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// Sends the outbox, oldest first, with the configured retries: stops at the first write
     /// the server still cannot take (keeping it and everything after it), drops writes refused
     /// on their merits (reported in `failed`).
+    /// If a flush is already sending (the outbox's own timer, say), this one waits for it to
+    /// finish and then makes its own pass, so what it reports is after a real try.
     pub async fn flush(&self) -> Result<FlushResult, Error> {
+        self.flush_idle().await;
         self.flush_pass(&self.config.retry).await
+    }
+
+    /// Resolves once no flush is sending (nothing may await between this and the next pass).
+    async fn flush_idle(&self) {
+        poll_fn(|cx| {
+            if self.flushing.get() {
+                self.flush_waiters.borrow_mut().push(cx.waker().clone());
+                Poll::Pending
+            } else {
+                Poll::Ready(())
+            }
+        })
+        .await
     }
 
     /// Writes waiting in the outbox.
@@ -993,6 +1012,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let mut total = FlushResult::default();
         let mut blocked_passes = 0;
         loop {
+            self.flush_idle().await;
             let pass = self.flush_pass(&RetryPolicy::none()).await?;
             if pass.flushed == 0 {
                 blocked_passes += 1;
@@ -1031,6 +1051,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// retry). Returns the wait before the next pass, or `None` once the outbox is empty (the
     /// timer stops; a later failed write starts it again). Reported as a `drain` event.
     pub async fn drain_pass(&self) -> Option<u32> {
+        self.flush_idle().await;
         let pass = self.flush_pass(&RetryPolicy::none()).await;
         let (flushed, failed, superseded, pending) = match &pass {
             Ok(r) => (r.flushed, r.failed.len(), r.superseded.len(), r.pending),
@@ -1078,6 +1099,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let outcome = self.flush_loop(retry, &mut result, only_count).await;
         if !only_count {
             self.flushing.set(false);
+            for waiter in self.flush_waiters.take() {
+                waiter.wake();
+            }
         }
         outcome.map(|()| result)
     }
