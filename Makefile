@@ -12,8 +12,7 @@ SHELL := bash
 # cargo-installed tools (wasm-bindgen, wasm-bindgen-test-runner, wasm-pack) live here.
 export PATH := $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)/bin:$(PATH)
 
-# The wasm tests are tests/web.rs only; the other integration tests are host-only. They build
-# with the `std` feature (wasm-bindgen-test links std): the lib is linted without it as well.
+# The wasm tests are tests/web.rs only; the other integration tests are host-only.
 WASM_TEST_TARGETS := $(if $(wildcard tests/web.rs),--test web,)
 
 .PHONY: help setup lint test-rust test-wasm test-wasm-node test-wasm-chrome test-wasm-worker \
@@ -30,8 +29,7 @@ setup:
 lint:
 	cargo fmt --all --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --features std --lib $(WASM_TEST_TARGETS) -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib $(WASM_TEST_TARGETS) -- -D warnings
 
 test-rust:
 	cargo test

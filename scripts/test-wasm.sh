@@ -43,8 +43,7 @@ mkdir -p target
 log="target/wasm-test-$mode.log"
 t0=$SECONDS
 set +e
-# --features std: wasm-bindgen-test links std, whose panic handler replaces the package's.
-cargo test --target wasm32-unknown-unknown --features std --test web "$@" 2>&1 | tee "$log"
+cargo test --target wasm32-unknown-unknown --test web "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" -ne 0 ]; then

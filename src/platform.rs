@@ -1,12 +1,9 @@
 //! What the JS host gives us, reached through `globalThis` so the same code runs in a page, a
 //! worker, workerd, Deno and Node: timers, the clock, random bytes, running a future as a promise.
 
-use crate::prelude::*;
-
-use core::cell::OnceCell;
-use core::future::Future;
-use core::pin::Pin;
-use core::task::{Context, Poll};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -183,27 +180,3 @@ impl Runtime for JsRuntime {
         now_ms()
     }
 }
-
-/// A lazily initialised `static` for values that are not `Sync` (`JsValue`, `Rc`), in place of
-/// std's `thread_local!`, with the same `with`. Sound because this wasm has one thread: without
-/// the `atomics` target feature no other thread can share its memory (the impl is not compiled
-/// with it).
-pub struct OneThread<T>(OnceCell<T>, fn() -> T);
-
-#[cfg(not(target_feature = "atomics"))]
-unsafe impl<T> Sync for OneThread<T> {}
-
-impl<T> OneThread<T> {
-    pub const fn new(init: fn() -> T) -> OneThread<T> {
-        OneThread(OnceCell::new(), init)
-    }
-
-    pub fn with<R>(&self, f: impl FnOnce(&T) -> R) -> R {
-        f(self.0.get_or_init(self.1))
-    }
-}
-
-/// The wasm heap allocator (smaller than std's dlmalloc). Sound here: a wasm instance of this
-/// package runs on one thread.
-#[global_allocator]
-static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };

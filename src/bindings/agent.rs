@@ -1,11 +1,9 @@
 //! `NeotomaAgent`: options in, protocol turns out, as promises.
 
-use crate::prelude::*;
-
-use alloc::rc::Rc;
-use core::cell::RefCell;
-use core::future::Future;
-use core::pin::Pin;
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;

@@ -1,9 +1,7 @@
 //! Protocol errors as real JS `Error`s with `code`, `status` and `body`; values thrown by user
 //! callbacks are given back exactly as they were thrown.
 
-use crate::prelude::*;
-
-use alloc::rc::Rc;
+use std::rc::Rc;
 
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;

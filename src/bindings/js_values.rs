@@ -1,8 +1,6 @@
 //! Reading duck-typed JS values. Strings are checked for lone UTF-16 surrogates before they
 //! cross into Rust, where they would silently become U+FFFD.
 
-use crate::prelude::*;
-
 use js_sys::{JsString, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 

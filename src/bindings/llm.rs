@@ -1,9 +1,7 @@
 //! User callbacks: the LLM and a custom identifier extractor. Whatever they throw or reject
 //! with is handed back unchanged.
 
-use crate::prelude::*;
-
-use alloc::rc::Rc;
+use std::rc::Rc;
 
 use js_sys::{Function, JsString, Promise, Reflect, Symbol, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -13,7 +11,6 @@ use web_sys::{TextDecodeOptions, TextDecoder, TextDecoderOptions};
 use super::errors::thrown;
 use super::js_values::{entity_ids, field, string_arg};
 use super::reply_sink::ReplySink;
-use crate::platform::OneThread;
 use crate::protocol::error::Error;
 use crate::protocol::turn::{Extractor, Llm, Reply, TurnContext};
 use crate::transport::js_json::to_js;
@@ -246,7 +243,9 @@ fn method(obj: &JsValue, key: &JsValue) -> Option<Function> {
 
 /// Marks `promise`'s rejection as handled (it is reported elsewhere), with one shared no-op.
 pub fn ignore_rejection(promise: &Promise) {
-    static IGNORE: OneThread<Closure<dyn FnMut(JsValue)>> = OneThread::new(|| Closure::new(|_| {}));
+    thread_local! {
+        static IGNORE: Closure<dyn FnMut(JsValue)> = Closure::new(|_| {});
+    }
     IGNORE.with(|ignore| {
         let _ = promise.catch(ignore);
     });

@@ -10,8 +10,6 @@ pub mod store;
 mod types;
 pub mod with_memory;
 
-use crate::prelude::*;
-
 use wasm_bindgen::prelude::*;
 
 use crate::protocol::identifiers::extract_identifiers;

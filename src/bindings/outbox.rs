@@ -3,9 +3,7 @@
 //! default: IndexedDB where the browser entry registered it, else memory shared by every agent
 //! of this module instance.
 
-use crate::prelude::*;
-
-use core::cell::RefCell;
+use std::cell::RefCell;
 
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
@@ -13,7 +11,6 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::errors::to_js;
 use super::js_values::field;
-use crate::platform::OneThread;
 use crate::protocol::error::{Error, ErrorCode};
 use crate::protocol::outbox::{MemoryStorage, OutboxStorage, StorageOp};
 
@@ -22,8 +19,10 @@ pub enum JsOutboxStorage {
     Object(JsValue),
 }
 
-static MEMORY: OneThread<MemoryStorage> = OneThread::new(MemoryStorage::default);
-static DEFAULT_OBJECT: OneThread<RefCell<Option<JsValue>>> = OneThread::new(|| RefCell::new(None));
+thread_local! {
+    static MEMORY: MemoryStorage = MemoryStorage::default();
+    static DEFAULT_OBJECT: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
 
 /// Registers the storage used when `outbox` is omitted (the browser entry passes IndexedDB).
 #[wasm_bindgen(js_name = setDefaultOutboxStorage)]

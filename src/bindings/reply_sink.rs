@@ -3,10 +3,8 @@
 //! UIs). Chunks are queued without backpressure: a host that only awaits `done` must not stall the
 //! turn, and a reply is bounded by `maxMessageBytes` anyway.
 
-use crate::prelude::*;
-
-use alloc::rc::Rc;
-use core::cell::{Cell, RefCell};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use js_sys::{JsString, Object, Reflect};
 use wasm_bindgen::prelude::*;

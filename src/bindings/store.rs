@@ -2,10 +2,8 @@
 //! (`handle`), and it is a transport object (`store`, `retrieveEntityByIdentifier`,
 //! `createRelationships`), so several agents can share one.
 
-use crate::prelude::*;
-
-use alloc::rc::Rc;
-use core::cell::RefCell;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use js_sys::{Promise, Reflect};
 use wasm_bindgen::prelude::*;

@@ -16,11 +16,11 @@ macro_rules! json {
 macro_rules! json_internal {
 
     (@array [$($elems:expr,)*]) => {
-        $crate::json::__vec![$($elems,)*]
+        ::std::vec![$($elems,)*]
     };
 
     (@array [$($elems:expr),*]) => {
-        $crate::json::__vec![$($elems),*]
+        ::std::vec![$($elems),*]
     };
 
     (@array [$($elems:expr,)*] null $($rest:tt)*) => {
@@ -143,7 +143,7 @@ macro_rules! json_internal {
     };
 
     ([]) => {
-        $crate::json::Value::Array($crate::json::__vec![])
+        $crate::json::Value::Array(::std::vec![])
     };
 
     ([ $($tt:tt)+ ]) => {

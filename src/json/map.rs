@@ -9,12 +9,10 @@
 //! The key type stays a parameter only so that `Map<String, Value>` reads as before; the methods
 //! are for `String` keys, looked up by `&str` (one instantiation, no `Borrow` generics).
 
-use crate::prelude::*;
-
-use core::fmt;
-use core::iter::FusedIterator;
-use core::ops;
-use core::slice;
+use std::fmt;
+use std::iter::FusedIterator;
+use std::ops;
+use std::slice;
 
 /// An object's members, sorted by key.
 #[derive(Clone, PartialEq, Eq)]
@@ -61,7 +59,7 @@ impl<V> Map<String, V> {
     /// Sets `key` to `value`, returning the value it replaces (the key itself is kept).
     pub fn insert(&mut self, key: String, value: V) -> Option<V> {
         match self.position(&key) {
-            Ok(i) => Some(core::mem::replace(&mut self.members[i].1, value)),
+            Ok(i) => Some(std::mem::replace(&mut self.members[i].1, value)),
             Err(i) => {
                 self.members.insert(i, (key, value));
                 None
@@ -211,7 +209,7 @@ impl<'a, K, V> IntoIterator for &'a mut Map<K, V> {
 /// Members in key order, by value.
 impl<K, V> IntoIterator for Map<K, V> {
     type Item = (K, V);
-    type IntoIter = alloc::vec::IntoIter<(K, V)>;
+    type IntoIter = std::vec::IntoIter<(K, V)>;
     fn into_iter(self) -> Self::IntoIter {
         self.members.into_iter()
     }
@@ -221,27 +219,12 @@ impl<V> Map<String, V> {
     /// The map of `members` taken in order (a repeated key keeps its last value), in
     /// O(n log n): inserting member by member shifts the `Vec` on every out-of-order key, which
     /// is quadratic for a large object whose keys come in reverse order (a hostile body).
-    pub fn from_members(members: Vec<(String, V)>) -> Self {
-        let mut in_order = true;
-        for pair in members.windows(2) {
-            in_order &= pair[0].0 < pair[1].0;
-        }
-        if in_order {
-            return Map { members };
-        }
-        let order =
-            crate::sort::stable_order(members.len(), &|i, j| members[i].0.cmp(&members[j].0));
-        let mut slots: Vec<Option<(String, V)>> = Vec::with_capacity(members.len());
+    pub fn from_members(mut members: Vec<(String, V)>) -> Self {
+        // Stable: equal keys stay in input order, so the later one wins below.
+        members.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut sorted: Vec<(String, V)> = Vec::with_capacity(members.len());
         for member in members {
-            slots.push(Some(member));
-        }
-        let mut sorted: Vec<(String, V)> = Vec::with_capacity(slots.len());
-        for i in order {
-            let Some(member) = slots[i].take() else {
-                continue;
-            };
             match sorted.last_mut() {
-                // equal keys come in input order (the sort is stable): the later one wins
                 Some(last) if last.0 == member.0 => *last = member,
                 _ => sorted.push(member),
             }
@@ -272,8 +255,7 @@ impl<V> FromIterator<(String, V)> for Map<String, V> {
 #[cfg(test)]
 mod tests {
     use super::Map;
-    use crate::prelude::*;
-    use alloc::collections::BTreeMap;
+    use std::collections::BTreeMap;
 
     fn map(members: &[(&str, i32)]) -> Map<String, i32> {
         members.iter().map(|&(k, v)| (k.to_owned(), v)).collect()

@@ -22,9 +22,5 @@ pub use parse::{from_str, Error};
 pub use value::{insert_member, Value};
 pub use write::{to_string, ObjectWriter, ToJson, Writer};
 
-// For the exported `json!` macro: `vec!` by a path that resolves in any crate (no_std or not).
-#[doc(hidden)]
-pub use alloc::vec as __vec;
-
 #[cfg(test)]
 mod tests;

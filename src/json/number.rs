@@ -1,9 +1,7 @@
 //! A JSON number as its text: exactly what was parsed (or what JS printed), so no float
 //! parsing or formatting code is needed to carry numbers through.
 
-use crate::prelude::*;
-
-use core::fmt;
+use std::fmt;
 
 /// The largest integer a JS number holds exactly, as decimal text (2^53 − 1).
 const MAX_SAFE_INTEGER: &str = "9007199254740991";
@@ -185,7 +183,7 @@ fn beyond(power: i64, digits: impl Iterator<Item = u8>, limit: &[u8]) -> bool {
     match power {
         p if p > 308 => true,
         // Decimal digits compare as the numbers do; trailing zeros only make them longer.
-        308 => digits.cmp(limit.iter().copied()) != core::cmp::Ordering::Less,
+        308 => digits.cmp(limit.iter().copied()) != std::cmp::Ordering::Less,
         _ => false,
     }
 }
@@ -209,7 +207,6 @@ fn exponent_value(exponent: &str) -> i64 {
 
 #[cfg(target_arch = "wasm32")]
 mod js {
-    use crate::prelude::*;
     use wasm_bindgen::prelude::*;
 
     #[wasm_bindgen]

@@ -2,9 +2,7 @@
 //! characters or lone surrogate escapes in strings, no numbers beyond the float range, and
 //! nesting limited to 127 levels so hostile input cannot exhaust the stack.
 
-use crate::prelude::*;
-
-use core::fmt;
+use std::fmt;
 
 use super::map::Map;
 use super::number::{is_out_of_range, number_syntax_len, Number};
@@ -39,7 +37,7 @@ impl fmt::Display for Error {
     }
 }
 
-impl core::error::Error for Error {}
+impl std::error::Error for Error {}
 
 /// The JSON value `text` holds (surrounding whitespace allowed, nothing else after it).
 pub fn from_str(text: &str) -> Result<Value, Error> {

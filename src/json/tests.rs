@@ -1,8 +1,6 @@
 //! The JSON module on its own: what it reads, refuses and writes. tests/prop_json.rs checks it
 //! against serde_json on generated values and text.
 
-use crate::prelude::*;
-
 use super::{from_str, to_string, Map, Number, ToJson, Value, Writer};
 use crate::json;
 

@@ -1,9 +1,7 @@
 //! `Value`: a JSON document in memory, with the accessors of `crate::json::Value` the crate uses.
 
-use crate::prelude::*;
-
-use core::fmt;
-use core::ops;
+use std::fmt;
+use std::ops;
 
 use super::map::Map;
 use super::number::Number;
@@ -163,7 +161,7 @@ impl Value {
 
     /// The value, leaving `Null` in its place.
     pub fn take(&mut self) -> Value {
-        core::mem::take(self)
+        std::mem::take(self)
     }
 }
 

@@ -1,8 +1,6 @@
 //! Compact JSON text, byte for byte what `serde_json::to_string` writes for the same value, and
 //! [`ToJson`]: how Rust values become JSON (text, or a [`Value`] for `json!`).
 
-use crate::prelude::*;
-
 use super::map::Map;
 use super::number::{is_js_exact, Number};
 use super::parse::from_own_text;

@@ -1,11 +1,9 @@
 //! The one error type of the protocol: a stable code, a message that says what happened, and the
 //! HTTP status and parsed body where there is one. The bindings turn it into a JS `Error`.
 
-use crate::prelude::*;
-
-use alloc::rc::Rc;
-use core::any::Any;
-use core::fmt;
+use std::any::Any;
+use std::fmt;
+use std::rc::Rc;
 
 use crate::json::Value;
 
@@ -148,7 +146,7 @@ impl fmt::Display for Error {
     }
 }
 
-impl core::error::Error for Error {}
+impl std::error::Error for Error {}
 
 #[cfg(test)]
 mod tests {

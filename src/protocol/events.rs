@@ -2,8 +2,6 @@
 //! writes sent later, writes refused for good. Events carry ids, keys and error codes, never a
 //! request body or the token.
 
-use crate::prelude::*;
-
 use super::error::Error;
 
 #[derive(Debug, Clone, PartialEq)]

@@ -5,9 +5,12 @@
 //! id-like tokens (`ent_…`, UUIDs, `JIRA-4512`, `QX7P2M`, `#4821`, `4417-2290`), e-mail
 //! addresses, URLs, domains, IP addresses, `@handles` and the contents of quoted strings.
 //!
-//! It is a hand-written scanner that makes one pass over the message (no regexes):
+//! It is a hand-written scanner that makes one pass over the message; the token shapes that are
+//! regular languages (e-mails, URLs, domains, UUIDs, snake_case ids, IP addresses, handles,
+//! model codes, dates) are regular expressions, in `shapes.rs`:
 //!
-//! 1. The main loop walks the bytes, decoding chars as it goes. It recognises quoted strings (`"…"`, `“…”`, `'…'`, `‘…’`, `` `…` ``, `«…»`)
+//! 1. The main loop walks the bytes, decoding chars as it goes. It recognises quoted strings
+//!    (`"…"`, `“…”`, `'…'`, `‘…’`, `` `…` ``, `«…»`)
 //!    with an amortised closer search (each character is examined at most once per quote
 //!    kind; a quote is at most [`MAX_QUOTE_CHARS`] long and never spans a line break), takes
 //!    URLs whole, and cuts everything else into tokens of word characters and in-word
@@ -26,19 +29,16 @@
 //!    Numbers extend a name when they read as part of it ("Windows 11", "Dyson V11",
 //!    "5th Avenue", "42 Elm Street"), not when they count something ("Sarah 3 times").
 //!
-//! Everything is linear in the input length (a lexicon lookup is a binary search plus a scan of
-//! at most one block of a table built at compile time: bounded by a constant; see
-//! `lexicon.rs`) and never panics: all slicing goes through checked `get`. The
-//! output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
+//! Everything is linear in the input length (a lexicon lookup is one hash map probe; a regex
+//! runs over one token, or from a URL's start to its end) and never panics: all slicing goes
+//! through checked `get`. The output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
-use crate::prelude::*;
-
-use super::char_class;
-use super::lowercase::to_lowercase;
+use fnv::FnvHashSet;
 
 mod lexicon;
 use lexicon::*;
+mod shapes;
 
 /// At most this many identifiers are returned (the caller keeps far fewer).
 pub const MAX_IDENTIFIERS: usize = 64;
@@ -164,20 +164,19 @@ impl Shape {
         for c in w.chars() {
             let first = s.chars == 0;
             s.chars += 1;
-            let class = char_class::class(c);
-            if class >= char_class::LETTER {
+            if c.is_alphabetic() {
                 s.letters += 1;
-                if class == char_class::UPPER {
+                if c.is_uppercase() {
                     s.upper += 1;
                     if first {
                         s.first_upper = true;
                     } else {
                         s.upper_after_first = true;
                     }
-                } else if class == char_class::LOWER {
+                } else if c.is_lowercase() {
                     s.lower += 1;
                 }
-            } else if class == char_class::NUMBER {
+            } else if c.is_numeric() {
                 s.numeric += 1;
                 if c.is_ascii_digit() {
                     s.digits += 1;
@@ -207,7 +206,7 @@ struct Scanner<'a> {
     bytes: &'a [u8],
     out: Vec<String>,
     /// The lowercased `out`, for duplicate checks.
-    seen: Vec<String>,
+    seen: FnvHashSet<String>,
     run: Vec<El>,
     run_words: usize,
     overflow: bool,
@@ -223,7 +222,7 @@ impl<'a> Scanner<'a> {
             text,
             bytes: text.as_bytes(),
             out: Vec::new(),
-            seen: Vec::new(),
+            seen: FnvHashSet::default(),
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
             run_words: 0,
             overflow: false,
@@ -353,7 +352,7 @@ impl<'a> Scanner<'a> {
         }
         match kind {
             // An apostrophe only opens a quote when it does not sit inside a word.
-            2 | 3 if self.prev(i).is_some_and(is_wordish) || !char_class::is_alphanumeric(next) => {
+            2 | 3 if self.prev(i).is_some_and(is_wordish) || !next.is_alphanumeric() => {
                 return None
             }
             // "``" / "```": code fences and doubled backticks are not quotes.
@@ -428,13 +427,13 @@ impl<'a> Scanner<'a> {
     }
 
     fn push_quote(&mut self, content: &str) {
-        let trimmed = trim_end_bytes(content.trim(), b",;:").trim_end();
+        let trimmed = content.trim().trim_end_matches([',', ';', ':']).trim_end();
         let trimmed = match trimmed.strip_suffix('.') {
             Some(t) if !t.ends_with('.') => t,
             _ => trimmed,
         };
         // A one-character quote ("rock 'n' roll", grade 'A') names nothing.
-        if trimmed.chars().any(char_class::is_alphanumeric) && trimmed.chars().nth(1).is_some() {
+        if trimmed.chars().any(char::is_alphanumeric) && trimmed.chars().nth(1).is_some() {
             self.push_out(trimmed);
         }
     }
@@ -447,27 +446,18 @@ impl<'a> Scanner<'a> {
         if !matches!(c, 'h' | 'H' | 'w' | 'W' | 'f' | 'F') || self.prev(i).is_some_and(is_wordish) {
             return None;
         }
-        let rest = self.bytes.get(i..)?;
-        let prefix_len = ["https://", "http://", "ftp://", "www."]
-            .iter()
-            .find(|p| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
-            .map(|p| p.len())?;
+        let (prefix_len, len) = shapes::url_candidate(self.text.get(i..)?)?;
         let body = i + prefix_len;
-        let (mut j, mut j_ci) = (body, ci + prefix_len);
+        let (mut j, mut j_ci) = (i + len, ci + prefix_len);
         let (mut open, mut close) = (0usize, 0usize);
         let (mut alnum, mut dot) = (false, false);
-        while let Some((d, len)) = self.ch(j) {
-            if d.is_whitespace() || matches!(d, '"' | '“' | '”' | '<' | '>' | '`' | '«' | '»')
-            {
-                break;
-            }
+        for d in self.slice(body, j).chars() {
             match d {
                 '(' => open += 1,
                 ')' => close += 1,
                 '.' => dot = true,
-                _ => alnum |= char_class::is_alphanumeric(d),
+                _ => alnum |= d.is_alphanumeric(),
             }
-            j += len;
             j_ci += 1;
         }
         // Trim trailing punctuation; a closing parenthesis stays when it is balanced.
@@ -592,15 +582,14 @@ impl<'a> Scanner<'a> {
         let end = b + w.len();
         match first {
             '@' => {
-                self.handle(w, b);
+                match shapes::handle_len(w) {
+                    Some(len) => self.emit_id(b, b + len),
+                    None => self.filler(),
+                }
                 return false;
             }
             '#' => {
-                let rest = w.get(1..).unwrap_or_default();
-                let ok = rest.chars().count() >= 2
-                    && rest.chars().all(|c| is_wordish(c) || c == '_' || c == '-')
-                    && rest.chars().any(char_class::is_alphanumeric);
-                if ok {
+                if shapes::is_hashtag(w) {
                     self.emit_id(b, end);
                 } else {
                     self.filler();
@@ -620,7 +609,7 @@ impl<'a> Scanner<'a> {
         }
         let shape = Shape::of(w);
         if shape.at {
-            if is_email(w) {
+            if shapes::is_email(w) {
                 self.emit_id(b, end);
             } else {
                 self.other();
@@ -634,17 +623,15 @@ impl<'a> Scanner<'a> {
         } else if shape.colon {
             if w.split(':').all(|p| p.bytes().all(|c| c.is_ascii_digit())) {
                 self.other();
+            } else if shapes::is_ipv6(w) {
+                self.emit_id(b, end);
             } else {
                 self.split_classify(w, b, ':');
             }
         } else if shape.dot {
             return self.dotted(w, b);
         } else if shape.underscore {
-            let ok = !shape.other
-                && !shape.amp
-                && !shape.apos
-                && w.split('_').filter(|p| !p.is_empty()).count() >= 2;
-            if ok {
+            if shapes::is_snake_case_id(w) {
                 self.emit_id(b, end);
             } else {
                 self.other();
@@ -661,24 +648,6 @@ impl<'a> Scanner<'a> {
             return self.alnum(w, b, &shape);
         }
         false
-    }
-
-    fn handle(&mut self, w: &'a str, b: usize) {
-        let rest = w.get(1..).unwrap_or_default();
-        let mut len = 0;
-        for (k, c) in rest.char_indices() {
-            if is_wordish(c) || c == '_' || c == '.' || c == '-' {
-                len = k + c.len_utf8();
-            } else {
-                break;
-            }
-        }
-        let name = trim_end_bytes(rest.get(..len).unwrap_or(""), b".-");
-        if name.chars().any(char_class::is_alphanumeric) {
-            self.emit_id(b, b + 1 + name.len());
-        } else {
-            self.filler();
-        }
     }
 
     /// "Google/Apple", "Re:Acme": classify each part on its own.
@@ -708,37 +677,25 @@ impl<'a> Scanner<'a> {
 
     fn dotted(&mut self, w: &'a str, b: usize) -> bool {
         let end = b + w.len();
-        // One pass over the labels (one loop is less code than one per question).
-        let (mut count, mut empty, mut digits, mut octets) = (0, false, true, true);
-        let (mut initials, mut labels_ok) = (true, true);
-        for l in w.split('.') {
-            count += 1;
-            empty |= l.is_empty();
-            digits &= l.bytes().all(|c| c.is_ascii_digit());
-            // Read only when every label is digits: then the fold is the label's value.
-            octets &= l.len() <= 3
-                && l.bytes()
-                    .fold(0, |v, c| v * 10 + u32::from(c.wrapping_sub(b'0')))
-                    <= 255;
-            let mut cs = l.chars();
-            initials &= cs.next().is_some_and(char_class::is_alphabetic) && cs.next().is_none();
-            labels_ok &= l.chars().all(|c| is_wordish(c) || c == '-' || c == '_');
-        }
-        if empty {
+        if w.split('.').any(str::is_empty) {
             self.other();
             return false;
         }
-        if digits {
-            if count == 4 && octets {
+        if w.bytes().all(|c| c == b'.' || c.is_ascii_digit()) {
+            if shapes::is_ipv4(w) {
                 self.emit_id(b, end);
             } else {
                 self.other();
             }
             return false;
         }
+        let initials = w.split('.').all(|label| {
+            let mut cs = label.chars();
+            cs.next().is_some_and(char::is_alphabetic) && cs.next().is_none()
+        });
         if initials {
             // Initials: "J.R.R", "U.S" join names; "e.g", "i.e", "a.m" do not.
-            if w.chars().all(|c| c == '.' || char_class::is_uppercase(c)) {
+            if w.chars().all(|c| c == '.' || c.is_uppercase()) {
                 self.word(b, end, Kind::Initial, 0);
             } else {
                 self.filler();
@@ -746,12 +703,9 @@ impl<'a> Scanner<'a> {
             return true;
         }
         // A domain ("docs.example.com") or a file name ("report.pdf", "Node.js").
-        let last = after_last(w, b'.');
-        let last_ok = last.len() >= 2
-            && (last.bytes().all(|c| c.is_ascii_lowercase())
-                || (last.len() <= 4 && last.bytes().all(|c| c.is_ascii_uppercase())));
-        let known = lookup(last) & (F_TLD | F_FILE_EXT) != 0;
-        if labels_ok && last_ok && known {
+        let known = shapes::domain_or_file_suffix(w)
+            .is_some_and(|last| lookup(last) & (F_TLD | F_FILE_EXT) != 0);
+        if known {
             self.emit_id(b, end);
         } else {
             self.other();
@@ -764,16 +718,16 @@ impl<'a> Scanner<'a> {
         let end = b + w.len();
         let parts_ok = w
             .split('&')
-            .all(|p| !p.is_empty() && p.chars().all(char_class::is_alphabetic));
+            .all(|p| !p.is_empty() && p.chars().all(char::is_alphabetic));
         if !parts_ok {
             self.other();
-        } else if w.chars().all(|c| c == '&' || char_class::is_uppercase(c)) {
+        } else if w.chars().all(|c| c == '&' || c.is_uppercase()) {
             if lookup(w) & F_ACRONYM_STOP != 0 {
                 self.filler();
             } else {
                 self.word(b, end, Kind::Caps, 0);
             }
-        } else if w.chars().next().is_some_and(char_class::is_uppercase) {
+        } else if w.chars().next().is_some_and(char::is_uppercase) {
             self.word(b, end, Kind::Camel, 0);
         } else {
             self.other();
@@ -790,19 +744,19 @@ impl<'a> Scanner<'a> {
             digits &= p.bytes().all(|c| c.is_ascii_digit());
             code |= is_code(p);
             each_digit &= p.bytes().any(|c| c.is_ascii_digit());
-            capitalised &= p.chars().next().is_some_and(char_class::is_uppercase);
+            capitalised &= p.chars().next().is_some_and(char::is_uppercase);
         }
         if empty {
             self.other();
             return;
         }
-        if is_uuid(w) {
+        if shapes::is_uuid(w) {
             self.emit_id(b, end);
             return;
         }
         if shape.numeric > 0 {
             let id = if digits {
-                digit_groups_are_id(w)
+                shapes::digit_groups_are_id(w)
             } else {
                 shape.upper > 0 || code || (w.len() >= 8 && each_digit) || is_host_like(w)
             };
@@ -827,10 +781,10 @@ impl<'a> Scanner<'a> {
 
     fn apostrophe(&mut self, w: &'a str, b: usize) {
         // "O'Brien", "D'Angelo": capitalised, and every apostrophe is followed by a capital.
-        let mut name = w.chars().next().is_some_and(char_class::is_uppercase);
+        let mut name = w.chars().next().is_some_and(char::is_uppercase);
         let mut after_apos = false;
         for c in w.chars() {
-            if after_apos && !char_class::is_uppercase(c) {
+            if after_apos && !c.is_uppercase() {
                 name = false;
             }
             after_apos = c == '\'' || c == '’';
@@ -851,14 +805,14 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if shape.numeric > 0 {
-            if is_model_code(w) && self.tail_joinable() {
+            if shapes::is_model_code(w) && self.tail_joinable() {
                 // "Dyson V11", "Galaxy S23".
                 self.run.push(El::Num { end });
                 self.sentence_start = false;
                 self.cue_word = None;
             } else if is_code(w) {
                 self.emit_id(b, end);
-            } else if is_ordinal(w) {
+            } else if shapes::is_ordinal(w) {
                 self.flush();
                 self.run.push(El::Ord {
                     start: b,
@@ -1158,10 +1112,7 @@ impl<'a> Scanner<'a> {
             Some((cut, _)) => s.get(..cut).unwrap_or(s).trim_end(),
             None => s,
         };
-        // At most MAX_IDENTIFIERS keys: a scan is cheaper in code than a hash set.
-        let key = to_lowercase(s);
-        if !self.seen.contains(&key) {
-            self.seen.push(key);
+        if self.seen.insert(s.to_lowercase()) {
             self.out.push(s.to_string());
         }
     }
@@ -1193,7 +1144,7 @@ fn is_line_break(c: char) -> bool {
 }
 
 fn is_wordish(c: char) -> bool {
-    char_class::is_alphanumeric(c) || is_mark(c)
+    c.is_alphanumeric() || is_mark(c)
 }
 
 #[inline(always)]
@@ -1252,27 +1203,6 @@ fn strip_possessive(w: &str) -> (&str, bool) {
     (w, false)
 }
 
-/// `s` without the ASCII bytes of `set` at its end (a byte loop: no pattern instantiation).
-fn trim_end_bytes<'s>(s: &'s str, set: &[u8]) -> &'s str {
-    let mut end = s.len();
-    while end > 0 && set.contains(&s.as_bytes()[end - 1]) {
-        end -= 1;
-    }
-    s.get(..end).unwrap_or(s)
-}
-
-/// `w` split around its last `sep`, an ASCII byte (so both parts are whole chars). Byte
-/// loops instead of `rsplit`, which would link core's reverse char searcher.
-fn split_last(w: &str, sep: u8) -> Option<(&str, &str)> {
-    let i = w.bytes().rposition(|b| b == sep)?;
-    Some((w.get(..i)?, w.get(i + 1..)?))
-}
-
-/// What follows the last `sep` in `w` (all of `w` without one).
-fn after_last(w: &str, sep: u8) -> &str {
-    split_last(w, sep).map_or(w, |(_, last)| last)
-}
-
 /// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
 /// The lists hold ASCII words only: other bytes match nothing and are left as they are.
 fn lookup(w: &str) -> u16 {
@@ -1283,23 +1213,6 @@ fn lookup(w: &str) -> u16 {
     key.copy_from_slice(w.as_bytes());
     key.make_ascii_lowercase();
     flags_of(key)
-}
-
-fn is_email(w: &str) -> bool {
-    let Some((local, domain)) = w.split_once('@') else {
-        return false;
-    };
-    let local_ok = !local.is_empty()
-        && local
-            .chars()
-            .all(|c| is_wordish(c) || matches!(c, '.' | '_' | '%' | '+' | '-'));
-    let labels_ok = domain.contains('.')
-        && domain
-            .split('.')
-            .all(|l| !l.is_empty() && l.chars().all(|c| is_wordish(c) || c == '-'));
-    let tld = after_last(domain, b'.');
-    let tld_ok = tld.len() >= 2 && tld.chars().all(char_class::is_alphabetic);
-    local_ok && labels_ok && tld_ok
 }
 
 fn is_path(w: &str) -> bool {
@@ -1316,62 +1229,24 @@ fn is_path(w: &str) -> bool {
     }
     // "github.com/neotoma/agent": a domain and a path.
     let host_is_domain = w.split('/').next().is_some_and(|host| {
-        split_last(host, b'.')
+        host.rsplit_once('.')
             .is_some_and(|(name, tld)| !name.is_empty() && lookup(tld) & F_TLD != 0)
     });
     if host_is_domain {
         return true;
     }
     // "src/main.rs": the last segment has a file extension.
-    split_last(after_last(w, b'/'), b'.')
+    let last_segment = w.rsplit('/').next().unwrap_or(w);
+    last_segment
+        .rsplit_once('.')
         .is_some_and(|(stem, ext)| !stem.is_empty() && lookup(ext) & F_FILE_EXT != 0)
-}
-
-fn is_uuid(w: &str) -> bool {
-    const LENS: [usize; 5] = [8, 4, 4, 4, 12];
-    let mut n = 0;
-    for part in w.split('-') {
-        if n >= 5 || part.len() != LENS[n] || !part.bytes().all(|c| c.is_ascii_hexdigit()) {
-            return false;
-        }
-        n += 1;
-    }
-    n == 5
-}
-
-/// Digit groups joined by hyphens: an account or phone number, not a date or a range.
-fn digit_groups_are_id(w: &str) -> bool {
-    let mut lens = [0usize; 8];
-    let mut count = 0;
-    let mut first_yearish = false;
-    for (i, part) in w.split('-').enumerate() {
-        if i >= lens.len() {
-            return true;
-        }
-        lens[i] = part.len();
-        count = i + 1;
-        if i == 0 {
-            first_yearish = part.len() == 4 && (part.starts_with("19") || part.starts_with("20"));
-        }
-    }
-    let lens = &lens[..count];
-    if lens.iter().sum::<usize>() < 6 {
-        return false;
-    }
-    match lens {
-        [4, 2, 2] | [2, 2, 4] | [1, 2, 4] | [2, 1, 4] | [1, 1, 4] => false,
-        [4, 1 | 2 | 4] => !first_yearish,
-        _ => true,
-    }
 }
 
 /// Lowercase hyphenated names with a number: "prod-db-03", "web-01", "covid-19"; not
 /// "3-day", "top-10" or "mid-2024".
 fn is_host_like(w: &str) -> bool {
-    let mut parts = w.split('-');
-    let first = parts.next().unwrap_or("");
-    let last = after_last(w, b'-');
-    let count = w.split('-').count();
+    let first = w.split('-').next().unwrap_or(w);
+    let last = w.rsplit('-').next().unwrap_or(w);
     if !first.bytes().all(|c| c.is_ascii_alphabetic()) || first.len() < 2 {
         return false;
     }
@@ -1382,31 +1257,7 @@ fn is_host_like(w: &str) -> bool {
         return false;
     }
     let last_digits = last.len() >= 2 && last.bytes().all(|c| c.is_ascii_digit());
-    last_digits || (count >= 3 && w.bytes().any(|c| c.is_ascii_digit()))
-}
-
-/// A short model designation: one or two capitals and up to four digits, perhaps a
-/// lowercase letter ("V11", "S23", "M2", "A7x"); not a period ("Q3", "H1").
-fn is_model_code(w: &str) -> bool {
-    let b = w.as_bytes();
-    let letters = b.iter().take_while(|c| c.is_ascii_uppercase()).count();
-    let digits = b
-        .iter()
-        .skip(letters)
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let rest = &b[letters + digits..];
-    (1..=2).contains(&letters)
-        && (1..=4).contains(&digits)
-        && (rest.is_empty() || (rest.len() == 1 && rest[0].is_ascii_lowercase()))
-        && !matches!(&b[..letters], b"Q" | b"H")
-}
-
-/// "1st", "22nd", "5th".
-fn is_ordinal(w: &str) -> bool {
-    let digits = w.bytes().take_while(u8::is_ascii_digit).count();
-    let suffix = w.get(digits..).unwrap_or("");
-    digits > 0 && matches!(suffix, "st" | "nd" | "rd" | "th")
+    last_digits || (w.split('-').count() >= 3 && w.bytes().any(|c| c.is_ascii_digit()))
 }
 
 /// Digits followed by a capitalised word: "1Password", "7Eleven".
@@ -1415,10 +1266,10 @@ fn is_digit_brand(w: &str) -> bool {
     let rest = w.get(digits..).unwrap_or("");
     let mut cs = rest.chars();
     digits > 0
-        && cs.next().is_some_and(char_class::is_uppercase)
+        && cs.next().is_some_and(char::is_uppercase)
         && rest.chars().count() >= 3
-        && cs.all(char_class::is_alphabetic)
-        && rest.chars().any(char_class::is_lowercase)
+        && cs.all(char::is_alphabetic)
+        && rest.chars().any(char::is_lowercase)
 }
 
 /// A mixed letter+digit token that reads like a code ("QX7P2M", "A320", "user4821"), not a
@@ -1437,8 +1288,8 @@ fn is_code(w: &str) -> bool {
         chars += 1;
         let d = c.is_ascii_digit();
         has_digit |= d;
-        has_letter |= char_class::is_alphabetic(c);
-        upper |= char_class::is_uppercase(c);
+        has_letter |= c.is_alphabetic();
+        upper |= c.is_uppercase();
         if prev_digit.is_some_and(|p| p != d) {
             transitions += 1;
         }
@@ -1625,6 +1476,10 @@ mod tests {
             &["10.0.0.12", "intranet.acme.com"],
         );
         check("Open notes/2024/plan.md please", &["notes/2024/plan.md"]);
+        check(
+            "Ping 2001:db8::1 and fe80::1, not std::fmt or 10:30.",
+            &["2001:db8::1", "fe80::1"],
+        );
         check("e.g. the pricing, i.e. 3.5 per seat", &[]);
     }
 

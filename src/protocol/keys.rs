@@ -2,8 +2,6 @@
 //! replayed store onto one observation. Shapes match the upstream TypeScript SDK so either SDK's
 //! replay of a turn lands on the same observation.
 
-use crate::prelude::*;
-
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -44,21 +42,11 @@ pub fn idempotency_key(conversation_id: &str, turn_id: &str, role: Role) -> Stri
     )
 }
 
-/// Formats 16 random bytes as an RFC 4122 version-4 UUID.
-pub fn uuid_v4(mut bytes: [u8; 16]) -> String {
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    // Digit by digit: slicing a hex string would link str slicing's panic message.
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut uuid = String::with_capacity(36);
-    for (i, b) in bytes.iter().enumerate() {
-        if matches!(i, 4 | 6 | 8 | 10) {
-            uuid.push('-');
-        }
-        uuid.push(char::from(HEX[usize::from(b >> 4)]));
-        uuid.push(char::from(HEX[usize::from(b & 0xf)]));
-    }
-    uuid
+/// Formats 16 random bytes as an RFC 4122 version-4 UUID (version and variant bits set).
+pub fn uuid_v4(random: [u8; 16]) -> String {
+    uuid::Builder::from_random_bytes(random)
+        .into_uuid()
+        .to_string()
 }
 
 #[cfg(test)]

@@ -8,11 +8,9 @@
 //! Durable Object storage, localStorage-like wrappers and a `Map`; one key per conversation
 //! holds that conversation's queue, in order.
 
-use crate::prelude::*;
-
-use alloc::rc::Rc;
-use core::cell::RefCell;
-use core::future::Future;
+use std::cell::RefCell;
+use std::future::Future;
+use std::rc::Rc;
 
 use super::error::{Error, ErrorCode};
 use crate::json;
@@ -257,7 +255,7 @@ mod tests {
         }
     }
 
-    fn now<T>(f: impl core::future::Future<Output = T>) -> T {
+    fn now<T>(f: impl std::future::Future<Output = T>) -> T {
         f.now_or_never().expect("memory storage never waits")
     }
 
@@ -290,7 +288,7 @@ mod tests {
     #[test]
     fn a_write_round_trips_through_its_stored_form() {
         let w = write("k1");
-        assert_eq!(decode(&encode(core::slice::from_ref(&w))), Some(vec![w]));
+        assert_eq!(decode(&encode(std::slice::from_ref(&w))), Some(vec![w]));
         assert_eq!(decode(r#"{"v":2,"writes":[]}"#), None);
         assert_eq!(decode(r#"{"v":1,"writes":[{"turnId":"t"}]}"#), None);
     }

@@ -1,8 +1,6 @@
 //! Request bodies the turn protocol sends. One `/store` per message: the conversation and the
 //! message travel together, with `PART_OF` and every `REFERS_TO` edge inline.
 
-use crate::prelude::*;
-
 use super::error::Error;
 use super::keys::{idempotency_key, turn_key, Role};
 use crate::json;

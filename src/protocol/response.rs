@@ -1,8 +1,6 @@
 //! Reading Neotoma's answers. Store results are matched to what was sent by `entity_type` and
 //! `turn_key`, never by position: a replay answers newest-first and without `observation_index`.
 
-use crate::prelude::*;
-
 use super::error::{Error, ErrorCode};
 use crate::json::{Map, Value};
 

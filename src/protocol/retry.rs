@@ -122,7 +122,6 @@ pub fn retry_after_ms(header: &str, date_ms: Option<f64>, now_ms: f64) -> Option
 mod tests {
     use super::*;
     use crate::json;
-    use crate::prelude::*;
 
     fn http(status: u16, body: Value) -> Error {
         Error::from_http("/store", status, body)
@@ -148,7 +147,7 @@ mod tests {
             400,
             json!({"error":{"code":"ERR_IDEMPOTENCY_MISMATCH"}})
         )));
-        let thrown = Error::external(alloc::rc::Rc::new(1u8), "threw");
+        let thrown = Error::external(std::rc::Rc::new(1u8), "threw");
         assert!(!is_retryable(&thrown));
         assert!(is_deferrable(&http(500, json!({}))));
         assert!(!is_deferrable(&http(401, json!({}))));

@@ -24,12 +24,10 @@
 //! ([`outbox`](super::outbox)) and the turn goes on: the result says the write is pending, and
 //! `flush` (or the next store) sends it, in order, before anything newer.
 
-use crate::prelude::*;
-
-use core::cell::{Cell, RefCell};
-use core::future::{poll_fn, Future};
-use core::pin::Pin;
-use core::task::{Poll, Waker};
+use std::cell::{Cell, RefCell};
+use std::future::{poll_fn, Future};
+use std::pin::Pin;
+use std::task::{Poll, Waker};
 
 use futures_util::future::{select, Either};
 
@@ -37,7 +35,6 @@ use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
 use super::identifiers::extract_identifiers;
 use super::keys::{turn_key, Role};
-use super::lowercase::to_lowercase;
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
     check_extra, refers_to_request, retrieve_by_name_request, retrieve_request,
@@ -48,7 +45,6 @@ use super::response::{
     RetrievedEntity, StoreOutcome,
 };
 use super::retry::{is_deferrable, RetryPolicy};
-use super::substring::contains;
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
 use crate::json;
 use crate::json::{Map, Value};
@@ -639,8 +635,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }
         // lent to the callback's context, given back for the result
         let ctx = TurnContext {
-            retrieved: core::mem::take(&mut opened.retrieved),
-            retrieved_entity_ids: core::mem::take(&mut opened.retrieved_entity_ids),
+            retrieved: std::mem::take(&mut opened.retrieved),
+            retrieved_entity_ids: std::mem::take(&mut opened.retrieved_entity_ids),
             turn_id: opened.turn_id.clone(),
             turn_number: opened.turn_number,
             conversation_id: self.conversation_id().to_owned(),
@@ -1258,8 +1254,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 /// long ones.)
 async fn join_lookups<F: Future<Output = Vec<RetrievedEntity>>>(
     mut running: Vec<Option<Pin<Box<F>>>>,
-) -> Vec<alloc::vec::IntoIter<RetrievedEntity>> {
-    let mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>> = Vec::new();
+) -> Vec<std::vec::IntoIter<RetrievedEntity>> {
+    let mut hits: Vec<std::vec::IntoIter<RetrievedEntity>> = Vec::new();
     hits.resize_with(running.len(), || Vec::new().into_iter());
     poll_fn(|cx| {
         let mut done = true;
@@ -1286,7 +1282,7 @@ async fn join_lookups<F: Future<Output = Vec<RetrievedEntity>>>(
 
 /// Up to `limit` distinct entities: the first hit of every lookup, then the second hits, …
 fn interleave(
-    mut hits: Vec<alloc::vec::IntoIter<RetrievedEntity>>,
+    mut hits: Vec<std::vec::IntoIter<RetrievedEntity>>,
     limit: usize,
 ) -> Vec<RetrievedEntity> {
     let mut found: Vec<RetrievedEntity> = Vec::new();
@@ -1397,13 +1393,13 @@ fn joined(
 
 /// Retrieved entities whose name or id appears in the reply, case-insensitively.
 pub fn cited_entities(reply: &str, retrieved: &[RetrievedEntity]) -> Vec<String> {
-    let haystack = to_lowercase(reply);
+    let haystack = reply.to_lowercase();
     let mut out: Vec<String> = Vec::new();
     for entity in retrieved {
         let cited = entity
             .names()
             .iter()
-            .any(|name| contains(&haystack, &to_lowercase(name.trim())));
+            .any(|name| haystack.contains(&name.trim().to_lowercase()));
         if cited && !out.contains(&entity.id) {
             out.push(entity.id.clone());
         }

@@ -1,8 +1,6 @@
 //! Input checks that run before anything is written. Each failure is an `INVALID_INPUT` error
 //! naming the field and the rule.
 
-use crate::prelude::*;
-
 use super::error::Error;
 
 /// Longest conversation or turn id accepted, in bytes. Keys embed both, and the server indexes

@@ -14,8 +14,6 @@
 //! (`project` without `status`), with the texts the real server uses. `commit: false` computes the
 //! answer on a scratch copy and writes nothing.
 
-use crate::prelude::*;
-
 use super::errors::{self, invalid_issue, invalid_payload, invalid_type, Seg};
 use super::relationships::body_object;
 use super::schema::{self, display_name, schema_for, Identity};
@@ -23,7 +21,6 @@ use super::time::{iso_ms, sanitize_ms};
 use super::{identity_slot, EmbeddedStore, Response, USER_ID};
 use crate::json;
 use crate::json::{insert_member, Map, Value};
-use crate::protocol::lowercase::to_lowercase;
 
 /// The top-level fields `POST /store` accepts (transcript 07e, in the server's order).
 const STORE_FIELDS: &[&str] = &[
@@ -589,7 +586,7 @@ impl EmbeddedStore {
         self.entities.push(Entity {
             id,
             entity_type: entity_type.to_string(),
-            canonical_lower: to_lowercase(&canonical_name),
+            canonical_lower: canonical_name.to_lowercase(),
             canonical_name,
             schema_version: schema_for(entity_type).schema_version,
             seq,

@@ -4,8 +4,6 @@
 //! `{error:{code, message, hint}}`; express's own pages (invalid JSON, unknown route, payload too
 //! large) are HTML, carried as a `Value::String` body.
 
-use crate::prelude::*;
-
 use super::time::iso_ms;
 use super::Response;
 use crate::json;

@@ -5,9 +5,11 @@
 //! with the write's `now_ms` and a salt, so two stores started at different times hand out
 //! different ids while one store replays identically from identical inputs.
 
-use crate::prelude::*;
+use std::hash::Hasher;
 
-use super::digits::push_digits;
+use fnv::FnvHasher;
+
+use crate::protocol::keys::uuid_v4;
 
 /// SplitMix64 step.
 fn splitmix64(state: &mut u64) -> u64 {
@@ -18,14 +20,11 @@ fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// FNV-1a over a salt string.
-fn fnv1a(text: &str) -> u64 {
-    let mut hash: u64 = 0xCBF2_9CE4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01B3);
-    }
-    hash
+/// FNV-1a of a salt string: 64-bit on every target, so ids are the same natively and in wasm.
+fn salt_hash(text: &str) -> u64 {
+    let mut hasher = FnvHasher::default();
+    hasher.write(text.as_bytes());
+    hasher.finish()
 }
 
 /// The id source of one store.
@@ -39,7 +38,7 @@ impl IdGen {
         self.counter = self.counter.wrapping_add(1);
         // `as` saturates: a NaN or huge clock cannot panic here.
         (now_ms as u64).rotate_left(23)
-            ^ fnv1a(salt)
+            ^ salt_hash(salt)
             ^ self.counter.wrapping_mul(0xA24B_AED4_963E_E407)
     }
 
@@ -48,10 +47,7 @@ impl IdGen {
         let mut state = self.stream(now_ms, salt);
         let a = splitmix64(&mut state);
         let b = splitmix64(&mut state) >> 32;
-        let mut id = String::from("ent_");
-        push_digits(&mut id, a, 16, 16);
-        push_digits(&mut id, b, 8, 16);
-        id
+        format!("ent_{a:016x}{b:08x}")
     }
 
     /// A UUID-shaped id (`xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`).
@@ -59,22 +55,7 @@ impl IdGen {
         let mut state = self.stream(now_ms, salt);
         let hi = splitmix64(&mut state);
         let lo = splitmix64(&mut state);
-        let hi = (hi & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000;
-        let lo = (lo & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000;
-        let mut id = String::with_capacity(36);
-        for (value, width) in [
-            (hi >> 32, 8),
-            ((hi >> 16) & 0xFFFF, 4),
-            (hi & 0xFFFF, 4),
-            (lo >> 48, 4),
-            (lo & 0xFFFF_FFFF_FFFF, 12),
-        ] {
-            if !id.is_empty() {
-                id.push('-');
-            }
-            push_digits(&mut id, value, width, 16);
-        }
-        id
+        uuid_v4(((u128::from(hi) << 64) | u128::from(lo)).to_be_bytes())
     }
 }
 

@@ -23,9 +23,6 @@
 //! (`retrieve_related_entities`: relationships by key, entities by last update). Each module
 //! documents its rules.
 
-use crate::prelude::*;
-
-mod digits;
 mod entities;
 mod errors;
 mod ids;
@@ -35,9 +32,10 @@ mod schema;
 mod time;
 mod turn_index;
 
+use fnv::FnvHashMap;
+
 use crate::json;
 use crate::json::{Map, Value};
-use crate::protocol::fnv::HashMap;
 use entities::{Entity, IdempotencyRecord, Observation};
 use ids::IdGen;
 use relationships::Relationship;
@@ -115,9 +113,8 @@ pub struct EmbeddedStore {
     pub(crate) clock_ms: f64,
 }
 
-/// Key -> index into one of the store's vectors. Every map of the store is of this one type, so
-/// hashbrown's code for it is in the wasm once.
-pub(crate) type Index = HashMap<String, usize>;
+/// Key -> index into one of the store's vectors.
+pub(crate) type Index = FnvHashMap<String, usize>;
 
 /// The list `map` points to for `key` (empty when none).
 pub(crate) fn list_of<'a>(map: &Index, lists: &'a [Vec<usize>], key: &str) -> &'a [usize] {
@@ -312,14 +309,14 @@ fn percent_decode(text: &str) -> String {
 fn utf8_lossy(mut bytes: &[u8]) -> String {
     let mut text = String::with_capacity(bytes.len());
     loop {
-        match core::str::from_utf8(bytes) {
+        match std::str::from_utf8(bytes) {
             Ok(valid) => {
                 text.push_str(valid);
                 return text;
             }
             Err(e) => {
                 let valid = bytes.get(..e.valid_up_to()).unwrap_or_default();
-                text.push_str(core::str::from_utf8(valid).unwrap_or_default());
+                text.push_str(std::str::from_utf8(valid).unwrap_or_default());
                 text.push('\u{FFFD}');
                 match e.error_len() {
                     Some(len) => {

@@ -10,14 +10,13 @@
 //! Ordering (the real server's is arbitrary): `retrieve_related_entities` lists relationships by
 //! `relationship_key` and entities by last update, oldest first.
 
-use crate::prelude::*;
-
 use super::errors::{self, invalid_issue, invalid_payload, invalid_type, Seg};
 use super::time::{iso_ms, sanitize_ms};
-use super::{list_of, push_to_list, EmbeddedStore, Index, Response, USER_ID};
+use fnv::FnvHashSet;
+
+use super::{list_of, push_to_list, EmbeddedStore, Response, USER_ID};
 use crate::json;
 use crate::json::{insert_member, Map, Value};
-use crate::sort::sort_by;
 
 /// The writer id of edges made through the relationship API.
 const API_ORIGIN: &str = "api:create_relationship";
@@ -330,9 +329,9 @@ impl EmbeddedStore {
                 edges.push(edge);
             }
         }
-        sort_by(&mut edges, &|a, b| a.key.cmp(&b.key));
+        edges.sort_by(|a, b| a.key.cmp(&b.key));
 
-        let mut seen = Index::default();
+        let mut seen = FnvHashSet::default();
         let mut related = Vec::new();
         for edge in &edges {
             let other = if edge.source == entity_id {
@@ -340,13 +339,13 @@ impl EmbeddedStore {
             } else {
                 edge.source.as_str()
             };
-            if other != entity_id && seen.insert(other.to_string(), 0).is_none() {
+            if other != entity_id && seen.insert(other) {
                 if let Some(entity) = self.entity(other) {
                     related.push(entity);
                 }
             }
         }
-        sort_by(&mut related, &|a, b| {
+        related.sort_by(|a, b| {
             a.updated_ms
                 .total_cmp(&b.updated_ms)
                 .then(a.seq.cmp(&b.seq))

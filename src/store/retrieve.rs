@@ -19,8 +19,6 @@
 //! Hits are ordered by canonical name (as in 10d), cut to `limit` (default 100); `total` is the
 //! number returned, as the real server reports it.
 
-use crate::prelude::*;
-
 use super::entities::Entity;
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::ids::looks_like_entity_id;
@@ -29,9 +27,6 @@ use super::schema::{typed_needle, IDENTIFIER_FIELDS};
 use super::{EmbeddedStore, Response};
 use crate::json;
 use crate::json::{insert_member, Map, Value};
-use crate::protocol::lowercase::to_lowercase;
-use crate::protocol::substring::contains;
-use crate::sort::sort_by;
 
 const DEFAULT_LIMIT: usize = 100;
 const DEFAULT_OBSERVATIONS_LIMIT: usize = 20;
@@ -87,12 +82,12 @@ fn optional_count(
 /// Whether snapshot field `field` (or the canonical name, for `canonical_name`) contains
 /// `needle` (lowercase).
 fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
-    if field == "canonical_name" && contains(&entity.canonical_lower, needle) {
+    if field == "canonical_name" && entity.canonical_lower.contains(needle) {
         return true;
     }
     match entity.snapshot.get(field) {
-        Some(Value::String(s)) => contains(&to_lowercase(s), needle),
-        Some(Value::Number(n)) => contains(n.as_str(), needle),
+        Some(Value::String(s)) => s.to_lowercase().contains(needle),
+        Some(Value::Number(n)) => n.as_str().contains(needle),
         _ => false,
     }
 }
@@ -121,7 +116,7 @@ impl EmbeddedStore {
                 hits.push(entity);
             }
         }
-        sort_by(&mut hits, &|a, b| {
+        hits.sort_by(|a, b| {
             a.canonical_name
                 .cmp(&b.canonical_name)
                 .then(a.seq.cmp(&b.seq))
@@ -203,7 +198,7 @@ impl EmbeddedStore {
             }
         }
 
-        let needle = to_lowercase(identifier);
+        let needle = identifier.to_lowercase();
         let (mode, hits) = match by {
             Some(field) => (
                 "snapshot_field",
@@ -214,10 +209,10 @@ impl EmbeddedStore {
                     .and_then(|t| typed_needle(t, identifier))
                     .filter(|n| *n != needle);
                 let direct = self.scan(entity_type, limit, &|e| {
-                    contains(&e.canonical_lower, &needle)
+                    e.canonical_lower.contains(&needle)
                         || typed
                             .as_deref()
-                            .is_some_and(|n| contains(&e.canonical_lower, n))
+                            .is_some_and(|n| e.canonical_lower.contains(n))
                 });
                 if direct.is_empty() {
                     (

@@ -13,10 +13,7 @@
 //! An entity with none of its identity fields is never matched: each store creates a new entity
 //! whose canonical name is `<entity_type>:<entity_id>`.
 
-use crate::prelude::*;
-
 use crate::json::{Map, Value};
-use crate::protocol::lowercase::to_lowercase;
 
 /// Declared fields of a `conversation`.
 const CONVERSATION_FIELDS: &[&str] = &["conversation_id", "title", "harness"];
@@ -159,19 +156,18 @@ pub(crate) fn name_key(text: &str) -> String {
         }
         collapsed.push_str(word);
     }
-    to_lowercase(&collapsed)
+    collapsed.to_lowercase()
 }
 
 /// `Acme Corp` -> `Acme`, `ACME, Inc.` -> `ACME`; a name that is only a suffix is kept.
 pub(crate) fn strip_corporate_suffix(name: &str) -> String {
     let mut words: Vec<&str> = name.split_whitespace().collect();
     while words.len() > 1 {
-        let last = to_lowercase(
-            words
-                .last()
-                .map(|w| w.trim_matches(|c: char| c == '.' || c == ','))
-                .unwrap_or(""),
-        );
+        let last = words
+            .last()
+            .map(|w| w.trim_matches(|c: char| c == '.' || c == ','))
+            .unwrap_or("")
+            .to_lowercase();
         if CORPORATE_SUFFIXES.contains(&last.as_str()) {
             words.pop();
         } else {
@@ -283,7 +279,7 @@ pub(crate) fn typed_needle(entity_type: &str, identifier: &str) -> Option<String
     probe.insert(field.to_string(), Value::from(identifier));
     identity(entity_type, &probe)
         .canonical_name
-        .map(|c| to_lowercase(&c))
+        .map(|c| c.to_lowercase())
 }
 
 /// The display name of a snapshot (`snapshot.canonical_name` in snapshot answers; `null` for

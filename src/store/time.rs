@@ -1,9 +1,5 @@
 //! Timestamps. The store never reads a clock: every write is given `now_ms` (Unix ms).
 
-use crate::prelude::*;
-
-use super::digits::push_digits;
-
 /// Largest instant rendered: 9999-12-31T23:59:59.999Z.
 const MAX_MS: f64 = 253_402_300_799_999.0;
 
@@ -26,21 +22,8 @@ pub(crate) fn iso_ms(ms: f64) -> String {
     let minutes = (in_day / 60_000) % 60;
     let seconds = (in_day / 1000) % 60;
     let millis = in_day % 1000;
-    let mut text = String::with_capacity(24);
-    for (value, width, after) in [
-        (year, 4, '-'),
-        (month, 2, '-'),
-        (day, 2, 'T'),
-        (hours, 2, ':'),
-        (minutes, 2, ':'),
-        (seconds, 2, '.'),
-        (millis, 3, 'Z'),
-    ] {
-        // In range: the clock is sanitized to years 1970..=9999.
-        push_digits(&mut text, value as u64, width, 10);
-        text.push(after);
-    }
-    text
+    // In range: the clock is sanitized to years 1970..=9999.
+    format!("{year:04}-{month:02}-{day:02}T{hours:02}:{minutes:02}:{seconds:02}.{millis:03}Z")
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian (year, month, day) (H. Hinnant's algorithm).

@@ -9,15 +9,14 @@
 //! Each is listed as `{entity_id, entity_type, canonical_name}` with the display name
 //! (`Acme Corp`). `content_preview` is the first 200 characters of `content`; `issues` is empty.
 
-use crate::prelude::*;
-
 use super::entities::Entity;
 use super::errors;
 use super::time::iso_ms;
-use super::{identity_slot, list_of, EmbeddedStore, Index, Response};
+use fnv::FnvHashSet;
+
+use super::{identity_slot, list_of, EmbeddedStore, Response};
 use crate::json;
 use crate::json::Value;
-use crate::sort::sort_by;
 
 /// Characters of `content` shown in `content_preview`.
 const PREVIEW_CHARS: usize = 200;
@@ -73,7 +72,7 @@ impl EmbeddedStore {
     fn conversation_messages(&self, conversation_id: &str) -> Vec<usize> {
         let mut messages =
             list_of(&self.conversation_members, &self.lists, conversation_id).to_vec();
-        sort_by(&mut messages, &|a, b| a.cmp(b));
+        messages.sort_unstable();
         messages.dedup();
         messages
     }
@@ -88,7 +87,7 @@ impl EmbeddedStore {
                 }
             }
         }
-        sort_by(&mut edges, &|a, b| {
+        edges.sort_by(|a, b| {
             b.created_ms
                 .total_cmp(&a.created_ms)
                 .then(a.seq.cmp(&b.seq))
@@ -128,15 +127,16 @@ impl EmbeddedStore {
             }
         }
 
-        // `turn_number` + NUL + entity id of every assistant reference.
-        let produced_key =
-            |turn_number: u64, entity: &Entity| format!("{turn_number}\u{0}{}", entity.id);
-        let mut produced = Index::default();
-        for row in rows.iter().filter(|r| r.assistant) {
-            for entity in &row.references {
-                produced.insert(produced_key(row.turn_number, entity), 0);
-            }
-        }
+        // (turn number, entity id) of every assistant reference.
+        let produced: FnvHashSet<(u64, &str)> = rows
+            .iter()
+            .filter(|r| r.assistant)
+            .flat_map(|row| {
+                row.references
+                    .iter()
+                    .map(|entity| (row.turn_number, entity.id.as_str()))
+            })
+            .collect();
 
         let listed = |entity: &Entity| {
             json!({
@@ -151,9 +151,7 @@ impl EmbeddedStore {
                 let mut stored = Vec::new();
                 let mut retrieved = Vec::new();
                 for entity in &row.references {
-                    if row.assistant
-                        || produced.contains_key(&produced_key(row.turn_number, entity))
-                    {
+                    if row.assistant || produced.contains(&(row.turn_number, entity.id.as_str())) {
                         stored.push(listed(entity));
                     } else {
                         retrieved.push(listed(entity));

@@ -1,7 +1,7 @@
 //! The embedded store as a transport: the default, so a turn runs with no server at all.
 
-use alloc::rc::Rc;
-use core::cell::RefCell;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use super::Transport;
 use crate::json::Value;

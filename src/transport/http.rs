@@ -1,9 +1,7 @@
 //! `fetch` to a real Neotoma (or a same-origin proxy in front of one).
 
-use crate::prelude::*;
-
-use alloc::rc::Rc;
-use core::cell::Cell;
+use std::cell::Cell;
+use std::rc::Rc;
 
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -16,7 +14,6 @@ use crate::json::{self, Value};
 use crate::platform::Timeout;
 use crate::protocol::error::{Error, ErrorCode};
 use crate::protocol::retry::retry_after_ms;
-use crate::protocol::substring::{contains, replace};
 use crate::protocol::validate::check_base_url;
 
 /// Default bound on one request.
@@ -116,7 +113,7 @@ impl HttpTransport {
         let failed = !(200..300).contains(&status);
         // An error page may echo the request's headers: the token never goes into an error.
         let text = match &self.token {
-            Some(token) if failed && contains(&text, token) => replace(&text, token, "[redacted]"),
+            Some(token) if failed && text.contains(token) => text.replace(token, "[redacted]"),
             _ => text,
         };
         // Error pages are HTML or plain text: keep them as a string body.

@@ -4,8 +4,6 @@
 //!   `JSON.parse`: struct fields keep their order, and JS reads the numbers).
 //! - [`json_value`]: a JS value as a [`Value`], exactly or not at all.
 
-use crate::prelude::*;
-
 use js_sys::{Array, JsString, Number as JsNumber, Object};
 use wasm_bindgen::prelude::*;
 

@@ -2,9 +2,7 @@
 //! `createRelationships` methods returning (promises of) the real server's response bodies.
 //! What those methods throw is passed back to the caller unchanged.
 
-use crate::prelude::*;
-
-use alloc::rc::Rc;
+use std::rc::Rc;
 
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};

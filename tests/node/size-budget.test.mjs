@@ -1,4 +1,4 @@
-// The package size budget (gzip of the .wasm plus the JS glue; issue 10: never above 190,000 bytes).
+// The package size budget (issue 10: at most 190,000 bytes gzip for the .wasm plus the JS glue).
 // `make pkg` already fails above the budget; this test re-measures the built files itself, so a
 // stale pkg/sizes.json or a budget quietly raised in wasm-pack.toml is caught too.
 
@@ -13,7 +13,7 @@ import { parse as parseToml } from 'smol-toml';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CEILING_BYTES = 190_000;
 
-test('the .wasm and the glue together stay within the budget, itself at most 190,000 bytes gzip', () => {
+test('the .wasm and the glue together stay within the budget, at most 190,000 bytes gzip', () => {
   const cfg = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
   const { out_dir: outDir, out_name: outName } = cfg.build;
   const budget = cfg.size.gzip_budget_bytes;

@@ -1,13 +1,9 @@
-//! The extractor's word lists (lexicon, top-level domains, file extensions) and their lookup.
-//!
-//! The readable lists below are merged at compile time into one front-coded table: the words
-//! in sorted order, each stored as the length it shares with the word before, the rest of the
-//! word, and a terminator byte naming its set of flags. That is a third smaller than words
-//! grouped by length with a flags array beside them, and gzips better (shared prefixes and
-//! flag runs are spelled once). Every [`BLOCK`]th word is stored whole, so a lookup is a
-//! binary search over those words plus a scan of at most one block: constant time.
+//! The extractor's word lists (lexicon, top-level domains, file extensions) and their lookup:
+//! one hash map from each word to its flags, built on first use.
 
-use super::MAX_LOOKUP_BYTES;
+use std::sync::LazyLock;
+
+use fnv::FnvHashMap;
 
 /// Opens sentences as an ordinary word (verbs, pronouns, greetings): dropped there.
 pub(super) const F_STARTER: u16 = 1 << 0;
@@ -508,184 +504,18 @@ pub(super) const F_TLD: u16 = 1 << 14;
 /// A file extension ("pdf", "rs").
 pub(super) const F_FILE_EXT: u16 = 1 << 15;
 
-/// Words per block; the first word of each block is stored whole. 8 keeps a lookup's scan short:
-/// with 128 the 1 MiB extraction bench took twice as long, for 0.8 KB less gzip.
-const BLOCK: usize = 8;
-/// A terminator byte: `TERMINATOR | flag set index`. Word bytes are ASCII, so below it.
-const TERMINATOR: u8 = 0x80;
+/// Every listed word with its flags; a word in several lists has the flags of each.
+static FLAGS: LazyLock<FnvHashMap<&'static [u8], u16>> = LazyLock::new(|| {
+    let mut flags = FnvHashMap::default();
+    let tlds = TLDS.iter().map(|w| (*w, F_TLD));
+    let file_exts = FILE_EXTS.iter().map(|w| (*w, F_FILE_EXT));
+    for (word, flag) in LEXICON.iter().copied().chain(tlds).chain(file_exts) {
+        *flags.entry(word.as_bytes()).or_default() |= flag;
+    }
+    flags
+});
 
 /// The flags of a lowercase ASCII word, 0 when it is in no list.
 pub(super) fn flags_of(key: &[u8]) -> u16 {
-    let table = &TABLE;
-    let mut word = [0u8; MAX_LOOKUP_BYTES];
-    // The last block whose first word is not after `key`.
-    let (mut lo, mut hi) = (0, table.block_start.len());
-    while hi - lo > 1 {
-        let mid = (lo + hi) / 2;
-        let (len, _, _) = table.entry(usize::from(table.block_start[mid]), &mut word);
-        if word.get(..len).is_some_and(|w| w <= key) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let mut pos = usize::from(table.block_start[lo]);
-    while pos < table.bytes.len() {
-        let (len, set, next) = table.entry(pos, &mut word);
-        match word.get(..len).map(|w| w.cmp(key)) {
-            Some(core::cmp::Ordering::Less) => pos = next,
-            Some(core::cmp::Ordering::Equal) => return table.flag_sets.get(set).map_or(0, |f| *f),
-            _ => break,
-        }
-    }
-    0
-}
-
-/// The merged lists, front-coded (see the module docs).
-struct Table<const BYTES: usize, const BLOCKS: usize, const SETS: usize> {
-    bytes: [u8; BYTES],
-    /// Offset in `bytes` of each block's first word.
-    block_start: [u16; BLOCKS],
-    /// The distinct flag values, indexed by terminator bytes.
-    flag_sets: [u16; SETS],
-}
-
-impl<const BYTES: usize, const BLOCKS: usize, const SETS: usize> Table<BYTES, BLOCKS, SETS> {
-    /// Decodes the entry at `pos` into `word` (whose first bytes hold the previous word):
-    /// its length, flag set index and the position of the next entry.
-    fn entry(&self, pos: usize, word: &mut [u8; MAX_LOOKUP_BYTES]) -> (usize, usize, usize) {
-        let mut len = self.bytes.get(pos).map_or(0, |&b| usize::from(b));
-        let mut pos = pos + 1;
-        while let Some(&b) = self.bytes.get(pos) {
-            pos += 1;
-            if b >= TERMINATOR {
-                return (len, usize::from(b - TERMINATOR), pos);
-            }
-            if let Some(slot) = word.get_mut(len) {
-                *slot = b;
-            }
-            len += 1;
-        }
-        (len, 0, pos)
-    }
-
-    const fn new() -> Self {
-        let mut table = Table {
-            bytes: [0; BYTES],
-            block_start: [0; BLOCKS],
-            flag_sets: [0; SETS],
-        };
-        let sizes = encode(
-            &mut table.bytes,
-            &mut table.block_start,
-            &mut table.flag_sets,
-        );
-        assert!(sizes[0] == BYTES && sizes[1] == BLOCKS && sizes[2] == SETS);
-        table
-    }
-}
-
-/// Sizes of the encoded table: bytes, blocks, flag sets.
-const SIZES: [usize; 3] = encode(&mut [], &mut [], &mut []);
-static TABLE: Table<{ SIZES[0] }, { SIZES[1] }, { SIZES[2] }> = Table::new();
-
-/// Merges the three sorted lists (a word in several gets the union of their flags) and
-/// front-codes them into `bytes`, `block_start` and `flag_sets` as far as those reach;
-/// returns the sizes the whole table needs.
-const fn encode(bytes: &mut [u8], block_start: &mut [u16], flag_sets: &mut [u16]) -> [usize; 3] {
-    let (mut i, mut j, mut k) = (0, 0, 0);
-    let (mut pos, mut entries, mut sets) = (0, 0, 0);
-    let mut prev: &[u8] = &[];
-    let mut seen_sets = [0u16; 0x80];
-    loop {
-        // The smallest word at the head of a list, then the flags of every list holding it.
-        let mut word: &[u8] = &[];
-        let mut found = false;
-        if i < LEXICON.len() {
-            word = LEXICON[i].0.as_bytes();
-            found = true;
-        }
-        if j < TLDS.len() && (!found || less(TLDS[j].as_bytes(), word)) {
-            word = TLDS[j].as_bytes();
-            found = true;
-        }
-        if k < FILE_EXTS.len() && (!found || less(FILE_EXTS[k].as_bytes(), word)) {
-            word = FILE_EXTS[k].as_bytes();
-            found = true;
-        }
-        if !found {
-            break;
-        }
-        let mut flags = 0;
-        if i < LEXICON.len() && equal(LEXICON[i].0.as_bytes(), word) {
-            flags |= LEXICON[i].1;
-            i += 1;
-        }
-        if j < TLDS.len() && equal(TLDS[j].as_bytes(), word) {
-            flags |= F_TLD;
-            j += 1;
-        }
-        if k < FILE_EXTS.len() && equal(FILE_EXTS[k].as_bytes(), word) {
-            flags |= F_FILE_EXT;
-            k += 1;
-        }
-        assert!(!word.is_empty() && word.len() <= MAX_LOOKUP_BYTES);
-        let mut shared = 0;
-        if entries % BLOCK == 0 {
-            if entries / BLOCK < block_start.len() {
-                block_start[entries / BLOCK] = pos as u16;
-            }
-        } else {
-            while shared < word.len() && shared < prev.len() && word[shared] == prev[shared] {
-                shared += 1;
-            }
-        }
-        let mut set = 0;
-        while set < sets && seen_sets[set] != flags {
-            set += 1;
-        }
-        if set == sets {
-            assert!(sets < seen_sets.len());
-            seen_sets[sets] = flags;
-            if sets < flag_sets.len() {
-                flag_sets[sets] = flags;
-            }
-            sets += 1;
-        }
-        assert!(pos + 2 + word.len() < 1 << 16);
-        put(bytes, pos, shared as u8);
-        pos += 1;
-        while shared < word.len() {
-            assert!(word[shared] < TERMINATOR);
-            put(bytes, pos, word[shared]);
-            pos += 1;
-            shared += 1;
-        }
-        put(bytes, pos, TERMINATOR | set as u8);
-        pos += 1;
-        entries += 1;
-        prev = word;
-    }
-    [pos, entries.div_ceil(BLOCK), sets]
-}
-
-const fn put(bytes: &mut [u8], pos: usize, b: u8) {
-    if pos < bytes.len() {
-        bytes[pos] = b;
-    }
-}
-
-const fn less(a: &[u8], b: &[u8]) -> bool {
-    let mut n = 0;
-    while n < a.len() && n < b.len() {
-        if a[n] != b[n] {
-            return a[n] < b[n];
-        }
-        n += 1;
-    }
-    a.len() < b.len()
-}
-
-const fn equal(a: &[u8], b: &[u8]) -> bool {
-    !less(a, b) && !less(b, a)
+    FLAGS.get(key).copied().unwrap_or(0)
 }
