@@ -23,7 +23,9 @@ fn global_function(name: &str) -> Option<Function> {
 struct Timer(JsValue);
 
 impl Timer {
-    fn start(callback: &Function, ms: u32) -> Timer {
+    /// `keep_alive: false` unrefs the timer where the host can (Node's `timeout.unref()`,
+    /// `Deno.unrefTimer`): a background timer must not hold a finished script open.
+    fn start(callback: &Function, ms: u32, keep_alive: bool) -> Timer {
         // called on globalThis: some hosts reject timers called with another `this`
         let id = global_function("setTimeout")
             .and_then(|set_timeout| {
@@ -37,7 +39,29 @@ impl Timer {
                     .ok()
             })
             .unwrap_or(JsValue::UNDEFINED);
+        if !keep_alive {
+            unref_timer(&id);
+        }
         Timer(id)
+    }
+}
+
+fn unref_timer(id: &JsValue) {
+    let method = |target: &JsValue, name: &str| {
+        Reflect::get(target, &JsValue::from_str(name))
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok())
+    };
+    if let Some(unref) = id.is_object().then(|| method(id, "unref")).flatten() {
+        let _ = unref.call0(id);
+    } else if let Ok(deno) = Reflect::get(&js_sys::global(), &JsValue::from_str("Deno")) {
+        if let Some(unref) = deno
+            .is_object()
+            .then(|| method(&deno, "unrefTimer"))
+            .flatten()
+        {
+            let _ = unref.call1(&deno, id);
+        }
     }
 }
 
@@ -59,9 +83,18 @@ pub struct Sleep {
 
 impl Sleep {
     pub fn new(ms: u32) -> Sleep {
+        Sleep::start(ms, true)
+    }
+
+    /// A sleep that does not keep a Node or Deno process alive (the outbox's own timer).
+    pub fn background(ms: u32) -> Sleep {
+        Sleep::start(ms, false)
+    }
+
+    fn start(ms: u32, keep_alive: bool) -> Sleep {
         let mut timer = None;
         let promise = Promise::new(&mut |resolve, _reject| {
-            timer = Some(Timer::start(&resolve, ms));
+            timer = Some(Timer::start(&resolve, ms, keep_alive));
         });
         Sleep {
             _timer: timer.unwrap_or(Timer(JsValue::UNDEFINED)),
@@ -88,7 +121,7 @@ impl Timeout {
     pub fn new(ms: u32, f: impl FnMut() + 'static) -> Timeout {
         let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(f);
         Timeout {
-            _timer: Timer::start(callback.as_ref().unchecked_ref(), ms),
+            _timer: Timer::start(callback.as_ref().unchecked_ref(), ms, true),
             _callback: callback,
         }
     }

@@ -14,14 +14,15 @@ use neotoma_agent_wasm::protocol::events::AgentEvent;
 use neotoma_agent_wasm::protocol::outbox::MemoryStorage;
 use neotoma_agent_wasm::protocol::retry::RetryPolicy;
 use neotoma_agent_wasm::protocol::turn::{
-    Agent, AgentConfig, CloseTurnInput, Llm, PerMessage, Reply, TurnContext, TurnResult,
+    Agent, AgentConfig, CloseTurnInput, Llm, PerMessage, Reply, TurnContext, TurnOptions,
+    TurnResult,
 };
 use neotoma_agent_wasm::store::EmbeddedStore;
 use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
 use neotoma_agent_wasm::transport::Transport;
 
 mod common;
-use common::{block_on, outbound, seed, yield_once, TestRuntime};
+use common::{block_on, event_type, outbound, seed, turn_opts, yield_once, TestRuntime};
 
 /// What the next `/store` does.
 #[derive(Clone, Debug)]
@@ -107,7 +108,7 @@ type TestAgent = Agent<Faulty, TestRuntime, MemoryStorage>;
 
 /// One whole turn with the `Llmish` model under `turn_id`.
 fn turn(agent: &TestAgent, message: &str, turn_id: &str) -> Result<TurnResult, Error> {
-    block_on(agent.turn(message.into(), &Llmish, Some(turn_id.into()), None, None))
+    block_on(agent.turn(message.into(), &Llmish, turn_opts(turn_id)))
 }
 
 /// A turn while the server is down (its user message goes to the outbox), then the server is back.
@@ -186,16 +187,7 @@ impl Setup {
     }
 
     fn event_types(&self) -> Vec<&'static str> {
-        self.events
-            .borrow()
-            .iter()
-            .map(|e| match e {
-                AgentEvent::Retry { .. } => "retry",
-                AgentEvent::WritePending { .. } => "writePending",
-                AgentEvent::WriteFlushed { .. } => "writeFlushed",
-                AgentEvent::WriteFailed { .. } => "writeFailed",
-            })
-            .collect()
+        self.events.borrow().iter().map(event_type).collect()
     }
 }
 
@@ -422,7 +414,7 @@ fn without_an_outbox_the_failure_is_the_turns_error() {
         c.retry = RetryPolicy::none();
     });
     agent.transport().down.set(true);
-    let e = block_on(agent.turn("x".into(), &Llmish, None, None, None)).unwrap_err();
+    let e = block_on(agent.turn("x".into(), &Llmish, TurnOptions::default())).unwrap_err();
     assert_eq!(e.code, ErrorCode::NeotomaNetwork);
     assert!(block_on(agent.pending_writes()).unwrap().is_empty());
 }
@@ -431,7 +423,7 @@ fn without_an_outbox_the_failure_is_the_turns_error() {
 fn an_llm_that_never_answers_times_out_and_no_assistant_message_is_stored() {
     let s = Setup::new();
     let agent = s.agent(vec![], |c| c.llm_timeout_ms = 10);
-    let e = block_on(agent.turn("hello".into(), &SilentLlm, None, None, None)).unwrap_err();
+    let e = block_on(agent.turn("hello".into(), &SilentLlm, TurnOptions::default())).unwrap_err();
     assert_eq!(e.code, ErrorCode::LlmTimeout);
     assert_eq!(s.messages(), vec![("user".into(), "hello".into())]);
 }
@@ -571,14 +563,8 @@ fn concurrent_turns_after_an_outage_leave_nothing_waiting() {
     let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
     turn_during_an_outage(&agent, "during the outage", "t1");
     let (a, b) = block_on(futures_util::future::join(
-        agent.turn("first after".into(), &Llmish, Some("t2".into()), None, None),
-        agent.turn(
-            "second after".into(),
-            &Llmish,
-            Some("t3".into()),
-            None,
-            None,
-        ),
+        agent.turn("first after".into(), &Llmish, turn_opts("t2")),
+        agent.turn("second after".into(), &Llmish, turn_opts("t3")),
     ));
     a.unwrap();
     b.unwrap();

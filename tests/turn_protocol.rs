@@ -12,13 +12,14 @@ use neotoma_agent_wasm::protocol::outbox::MemoryStorage;
 use neotoma_agent_wasm::protocol::retry::RetryPolicy;
 use neotoma_agent_wasm::protocol::turn::{
     Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, Llm, OpenTurnInput, Reply, TurnContext,
+    TurnOptions,
 };
 use neotoma_agent_wasm::store::EmbeddedStore;
 use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
 use neotoma_agent_wasm::transport::Transport;
 
 mod common;
-use common::{block_on, outbound, seed, yield_once, TestRuntime};
+use common::{block_on, outbound, seed, turn_opts, yield_once, TestRuntime};
 
 /// The embedded store, with a log of calls and lookups that can fail or never answer.
 struct Observed {
@@ -166,8 +167,7 @@ const MESSAGE: &str = "Tell me about Acme Corp and \"Project Falcon\"";
 fn a_turn_is_one_retrieval_wave_and_two_stores() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
-    let r =
-        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
+    let r = block_on(agent.turn(MESSAGE.into(), &NamingLlm, turn_opts("t1"))).unwrap();
 
     let calls = agent.transport().calls.borrow().clone();
     let paths: Vec<&str> = calls.iter().map(|(p, _)| p.as_str()).collect();
@@ -229,7 +229,7 @@ fn retrieved_mode_refers_to_everything_retrieved() {
     let mut config = AgentConfig::new("c1");
     config.assistant_refers_to = AssistantRefersTo::Retrieved;
     let agent = fx.agent(config);
-    let r = block_on(agent.turn(MESSAGE.into(), &NamingLlm, None, None, None)).unwrap();
+    let r = block_on(agent.turn(MESSAGE.into(), &NamingLlm, TurnOptions::default())).unwrap();
     assert_eq!(r.refers_to, r.retrieved_entity_ids);
     assert_eq!(r.refers_to.len(), 2);
 }
@@ -238,11 +238,9 @@ fn retrieved_mode_refers_to_everything_retrieved() {
 fn a_replayed_turn_writes_nothing_and_returns_the_same_ids() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
-    let first =
-        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
+    let first = block_on(agent.turn(MESSAGE.into(), &NamingLlm, turn_opts("t1"))).unwrap();
     let count = fx.store.borrow().entity_count();
-    let again =
-        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
+    let again = block_on(agent.turn(MESSAGE.into(), &NamingLlm, turn_opts("t1"))).unwrap();
     assert_eq!(fx.store.borrow().entity_count(), count);
     assert_eq!(again.user_message_entity_id, first.user_message_entity_id);
     assert_eq!(
@@ -301,9 +299,7 @@ fn failing_and_hanging_lookups_are_skipped() {
     let r = block_on(agent.turn(
         "Acme Corp, \"Project Falcon\" and Sarah Chen".into(),
         &NamingLlm,
-        None,
-        None,
-        None,
+        TurnOptions::default(),
     ))
     .unwrap();
     assert_eq!(r.retrieved_entity_ids, vec![fx.id_of("Sarah Chen")]);
@@ -319,9 +315,7 @@ fn retrieval_is_bounded_by_the_limit() {
     let r = block_on(agent.turn(
         "Acme Corp, Sarah Chen, \"Project Falcon\", Globex, Initech, Umbrella".into(),
         &NamingLlm,
-        None,
-        None,
-        None,
+        TurnOptions::default(),
     ))
     .unwrap();
     assert_eq!(agent.transport().count("/retrieve"), 2);
@@ -333,8 +327,7 @@ fn an_llm_error_leaves_the_user_message_and_no_assistant_message() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
     let before = fx.store.borrow().entity_count();
-    let err = block_on(agent.turn(MESSAGE.into(), &FailingLlm, Some("t1".into()), None, None))
-        .unwrap_err();
+    let err = block_on(agent.turn(MESSAGE.into(), &FailingLlm, turn_opts("t1"))).unwrap_err();
     assert_eq!(err.message, "the model is down");
     assert_eq!(agent.transport().count("/store"), 1);
     assert_eq!(fx.store.borrow().entity_count(), before + 2);
@@ -352,8 +345,11 @@ fn bad_input_sends_nothing() {
         (Some("t\n1".into()), "ok"),
         (None, "far more than eight bytes"),
     ] {
-        let err =
-            block_on(agent.turn(message.into(), &NamingLlm, turn_id, None, None)).unwrap_err();
+        let options = TurnOptions {
+            turn_id,
+            ..TurnOptions::default()
+        };
+        let err = block_on(agent.turn(message.into(), &NamingLlm, options)).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidInput);
     }
     assert!(agent.transport().calls.borrow().is_empty());
@@ -370,10 +366,9 @@ fn bad_input_sends_nothing() {
 fn a_reused_turn_id_with_other_content_is_an_idempotency_mismatch() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
-    block_on(agent.turn("first".into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
+    block_on(agent.turn("first".into(), &NamingLlm, turn_opts("t1"))).unwrap();
     let count = fx.store.borrow().entity_count();
-    let err = block_on(agent.turn("second".into(), &NamingLlm, Some("t1".into()), None, None))
-        .unwrap_err();
+    let err = block_on(agent.turn("second".into(), &NamingLlm, turn_opts("t1"))).unwrap_err();
     assert_eq!(err.code, ErrorCode::IdempotencyMismatch);
     assert_eq!(err.status, Some(400));
     assert_eq!(fx.store.borrow().entity_count(), count);
@@ -419,8 +414,8 @@ fn turns_in_flight_together_get_distinct_numbers() {
     let fx = Fixture::new();
     let agent = fx.agent(AgentConfig::new("c1"));
     let (a, b) = block_on(futures_util::future::join(
-        agent.turn("first".into(), &NamingLlm, None, None, None),
-        agent.turn("second".into(), &NamingLlm, None, None, None),
+        agent.turn("first".into(), &NamingLlm, TurnOptions::default()),
+        agent.turn("second".into(), &NamingLlm, TurnOptions::default()),
     ));
     let (a, b) = (a.unwrap(), b.unwrap());
     assert_ne!(a.turn_number, b.turn_number);
@@ -437,8 +432,12 @@ fn an_over_matching_identifier_does_not_crowd_out_the_others() {
     config.retrieval_limit = 3;
     let agent = fx.agent(config);
     // "Globex" matches six companies; Sarah Chen must still be among the three kept
-    let r =
-        block_on(agent.turn("Globex and Sarah Chen".into(), &NamingLlm, None, None, None)).unwrap();
+    let r = block_on(agent.turn(
+        "Globex and Sarah Chen".into(),
+        &NamingLlm,
+        TurnOptions::default(),
+    ))
+    .unwrap();
     assert_eq!(r.retrieved.len(), 3);
     assert!(r.retrieved_entity_ids.contains(&fx.id_of("Sarah Chen")));
 }
@@ -484,14 +483,12 @@ fn a_retried_turn_keeps_its_number_and_replays() {
         MemoryStorage::default(),
     )
     .unwrap();
-    let err = block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None))
-        .unwrap_err();
+    let err = block_on(agent.turn(MESSAGE.into(), &NamingLlm, turn_opts("t1"))).unwrap_err();
     assert_eq!(err.code, ErrorCode::NeotomaTimeout);
-    let retry =
-        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
+    let retry = block_on(agent.turn(MESSAGE.into(), &NamingLlm, turn_opts("t1"))).unwrap();
     assert_eq!(retry.turn_number, 1);
     assert!(retry.replayed.user);
-    let next = block_on(agent.turn("next".into(), &NamingLlm, None, None, None)).unwrap();
+    let next = block_on(agent.turn("next".into(), &NamingLlm, TurnOptions::default())).unwrap();
     assert_eq!(next.turn_number, 2);
 }
 
@@ -509,8 +506,7 @@ fn a_lost_answer_is_retried_with_the_same_body_and_collapses_onto_one_message() 
         MemoryStorage::default(),
     )
     .unwrap();
-    let r =
-        block_on(agent.turn(MESSAGE.into(), &NamingLlm, Some("t1".into()), None, None)).unwrap();
+    let r = block_on(agent.turn(MESSAGE.into(), &NamingLlm, turn_opts("t1"))).unwrap();
     assert!(
         r.replayed.user,
         "the retry was answered as a replay of the lost write"

@@ -17,12 +17,14 @@ use super::llm::{ignore_rejection, js_extractor, JsLlm};
 use super::outbox::{storage_from, JsOutboxStorage};
 use super::reply_sink::ReplySink;
 use crate::json::{ToJson, Value};
-use crate::platform::{now_ms, spawn_promise, JsRuntime};
+use crate::platform::{now_ms, spawn_promise, JsRuntime, Sleep};
 use crate::protocol::error::Error;
 use crate::protocol::events::AgentEvent;
 use crate::protocol::outbox::writes_json;
 use crate::protocol::retry::RetryPolicy;
-use crate::protocol::turn::{Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput};
+use crate::protocol::turn::{
+    Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput, TurnOptions,
+};
 use crate::store::EmbeddedStore;
 use crate::transport::embedded::EmbeddedTransport;
 use crate::transport::http::{HttpTransport, DEFAULT_TIMEOUT_MS};
@@ -301,6 +303,34 @@ fn promise(work: Pin<Box<dyn Future<Output = Answer>>>) -> Promise {
     spawn_promise(async move { work.await.map_err(to_js) })
 }
 
+/// Starts the outbox's own timer when writes wait and it is not running: passes every so often
+/// (the server's `Retry-After`, else a growing backoff) until the outbox is empty. The timer
+/// holds the agent weakly (a freed agent stops it) and does not keep a Node or Deno process
+/// alive: `flush({ untilEmpty: true })` waits for the outbox on purpose. Started only from a
+/// call, never at module load (workerd).
+pub fn drain_in_background(agent: &Rc<JsAgent>) {
+    let Some(first) = agent.start_drain() else {
+        return;
+    };
+    let weak = Rc::downgrade(agent);
+    wasm_bindgen_futures::spawn_local(async move {
+        let mut wait = first;
+        loop {
+            Sleep::background(wait).await;
+            let Some(agent) = weak.upgrade() else {
+                return;
+            };
+            match agent.drain_pass().await {
+                Some(next) => wait = next,
+                None => return,
+            }
+        }
+    });
+}
+
+/// Default bound on `flush({ untilEmpty: true })`.
+const DEFAULT_FLUSH_TIMEOUT_MS: u32 = 60_000;
+
 /// Runs the Neotoma turn protocol for one conversation.
 #[wasm_bindgen]
 pub struct NeotomaAgent {
@@ -378,7 +408,15 @@ impl NeotomaAgent {
         Fut: Future<Output = Answer> + 'static,
     {
         match parsed {
-            Ok(input) => promise(Box::pin(work(self.inner.clone(), input))),
+            Ok(input) => {
+                let agent = self.inner.clone();
+                let work = work(agent.clone(), input);
+                promise(Box::pin(async move {
+                    let answer = work.await;
+                    drain_in_background(&agent);
+                    answer
+                }))
+            }
             Err(e) => Promise::reject(&to_js(e)),
         }
     }
@@ -408,21 +446,14 @@ impl NeotomaAgent {
         #[wasm_bindgen(unchecked_optional_param_type = "TurnOptions")] opts: JsValue,
     ) -> Promise {
         let parsed = turn_args(&user_message, llm, &opts);
-        self.run(
-            parsed,
-            |agent, (message, callback, turn_id, turn_number, revision)| async move {
-                let llm = JsLlm {
-                    callback,
-                    sink: None,
-                    max_reply_bytes: agent.config().max_message_bytes,
-                };
-                answer(
-                    agent
-                        .turn(message, &llm, turn_id, turn_number, revision)
-                        .await,
-                )
-            },
-        )
+        self.run(parsed, |agent, (message, callback, options)| async move {
+            let llm = JsLlm {
+                callback,
+                sink: None,
+                max_reply_bytes: agent.config().max_message_bytes,
+            };
+            answer(agent.turn(message, &llm, options).await)
+        })
     }
 
     /// A whole turn whose reply streams: returns at once with `{ stream, textStream, done }`.
@@ -444,18 +475,17 @@ impl NeotomaAgent {
         let agent = self.inner.clone();
         let done = spawn_promise(async move {
             let result = match parsed {
-                Ok((message, callback, turn_id, turn_number, revision)) => {
+                Ok((message, callback, options)) => {
                     let llm = JsLlm {
                         callback,
                         sink: Some(sink.clone()),
                         max_reply_bytes: agent.config().max_message_bytes,
                     };
-                    agent
-                        .turn(message, &llm, turn_id, turn_number, revision)
-                        .await
+                    agent.turn(message, &llm, options).await
                 }
                 Err(e) => Err(e),
             };
+            drain_in_background(&agent);
             match result {
                 Ok(turn) => {
                     sink.close();
@@ -479,14 +509,32 @@ impl NeotomaAgent {
     }
 
     /// Sends the writes kept in the outbox, oldest first (with retries). Resolves to
-    /// `{ flushed, pending, failed }`; writes the server refuses on their merits are dropped
-    /// and listed in `failed`.
+    /// `{ flushed, pending, failed, superseded }`; writes the server refuses on their merits
+    /// are dropped and listed in `failed`, those another instance stored differently meanwhile
+    /// in `superseded`. `{ untilEmpty: true, timeoutMs }` keeps trying until the outbox is
+    /// empty or the time has passed.
     #[wasm_bindgen(unchecked_return_type = "Promise<FlushResult>")]
-    pub fn flush(&self) -> Promise {
-        self.run(
-            Ok(()),
-            |agent, ()| async move { answer(agent.flush().await) },
-        )
+    pub fn flush(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "FlushOptions")] options: JsValue,
+    ) -> Promise {
+        let parsed = (|| {
+            options_object(&options, "flush options", &["untilEmpty", "timeoutMs"])?;
+            let until_empty = bool_field(&options, "untilEmpty", "")?.unwrap_or(false);
+            let timeout = u32_field(&options, "timeoutMs", "")?;
+            if timeout.is_some() && !until_empty {
+                return Err(Error::invalid_input(
+                    "flush options: timeoutMs bounds untilEmpty: pass untilEmpty: true too",
+                ));
+            }
+            Ok(until_empty.then(|| timeout.unwrap_or(DEFAULT_FLUSH_TIMEOUT_MS)))
+        })();
+        self.run(parsed, |agent, until_empty| async move {
+            match until_empty {
+                Some(timeout_ms) => answer(agent.flush_until_empty(timeout_ms).await),
+                None => answer(agent.flush().await),
+            }
+        })
     }
 
     /// The writes waiting in this conversation's outbox, oldest first (bodies and keys; never
@@ -595,7 +643,7 @@ impl NeotomaAgent {
     }
 }
 
-type TurnArgs = (String, Function, Option<String>, Option<u32>, Option<u32>);
+type TurnArgs = (String, Function, TurnOptions);
 
 /// `turn`/`turnStream` arguments, checked before anything is sent.
 fn turn_args(user_message: &JsValue, llm: JsValue, opts: &JsValue) -> Result<TurnArgs, Error> {
@@ -604,15 +652,22 @@ fn turn_args(user_message: &JsValue, llm: JsValue, opts: &JsValue) -> Result<Tur
             "turn options must be an object: write { turnId: \"…\" }, not the turn id alone",
         ));
     }
-    options_object(opts, "turn options", &["turnId", "turnNumber", "revision"])?;
+    options_object(
+        opts,
+        "turn options",
+        &["turnId", "turnNumber", "revision", "regenerate"],
+    )?;
     let message = string_arg("userMessage", user_message)?;
     let callback: Function = llm
         .dyn_into()
         .map_err(|_| Error::invalid_input("llm must be a function"))?;
-    let turn_id = string_field(opts, "turnId", "")?;
-    let turn_number = turn_number_field(opts, "turnNumber")?;
-    let revision = turn_number_field(opts, "revision")?;
-    Ok((message, callback, turn_id, turn_number, revision))
+    let options = TurnOptions {
+        turn_id: string_field(opts, "turnId", "")?,
+        turn_number: turn_number_field(opts, "turnNumber")?,
+        revision: turn_number_field(opts, "revision")?,
+        regenerate: bool_field(opts, "regenerate", "")?.unwrap_or(false),
+    };
+    Ok((message, callback, options))
 }
 
 /// A required input object with only known keys.

@@ -59,6 +59,13 @@ impl Llm for JsLlm {
         }
         Ok(reply)
     }
+
+    fn stored_reply(&self, text: &str) {
+        if let Some(sink) = &self.sink {
+            sink.push(&JsString::from(text));
+            sink.close();
+        }
+    }
 }
 
 /// A streamed reply: a `ReadableStream` (read through its reader) or an async iterable.

@@ -74,8 +74,19 @@ export interface FlushResult {
   flushed: number;
   /** Still waiting (the server is still unreachable). */
   pending: number;
-  /** Refused on their merits (e.g. `IDEMPOTENCY_MISMATCH`) and dropped from the outbox. */
+  /** Refused on their merits (e.g. a 400) and dropped from the outbox. */
   failed: Array<{ idempotencyKey: string; turnId: string; role: "user" | "assistant"; code: NeotomaErrorCode; message: string }>;
+  /** Met `IDEMPOTENCY_MISMATCH` when sent: another instance stored a different text under the
+   *  key meanwhile, and that one stands. Dropped from the outbox. */
+  superseded: Array<{ idempotencyKey: string; turnId: string; role: "user" | "assistant"; code: "IDEMPOTENCY_MISMATCH"; message: string }>;
+}
+
+export interface FlushOptions {
+  /** Keep flushing (waiting as the outbox's own timer does: `Retry-After`, else a growing
+   *  backoff) until the outbox is empty or `timeoutMs` has passed. */
+  untilEmpty?: boolean;
+  /** With `untilEmpty`: how long to keep trying (default 60000). `pending` says what is left. */
+  timeoutMs?: number;
 }
 
 /** What `onEvent` receives. */
@@ -83,7 +94,10 @@ export type AgentEvent =
   | { type: "retry"; path: string; attempt: number; delayMs: number; code: NeotomaErrorCode; status?: number }
   | { type: "writePending"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; code: NeotomaErrorCode; message: string; pending: number }
   | { type: "writeFlushed"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; replayed: boolean; pending: number }
-  | { type: "writeFailed"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; code: NeotomaErrorCode; message: string; status?: number };
+  | { type: "writeFailed"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; code: NeotomaErrorCode; message: string; status?: number }
+  | { type: "writeSuperseded"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; code: "IDEMPOTENCY_MISMATCH"; message: string }
+  /** One pass of the outbox's own timer; `nextAttemptMs` when writes still wait. */
+  | { type: "drain"; flushed: number; failed: number; superseded: number; pending: number; nextAttemptMs?: number };
 
 /** Any object answering with the real server's response bodies. `EmbeddedStore` is one. */
 export interface NeotomaTransport {
@@ -183,6 +197,9 @@ export interface TurnOptions {
   /** A deliberate regeneration of this turn's reply (2, 3, …): stored under its own key,
    *  replacing the stored text instead of failing with IDEMPOTENCY_MISMATCH. */
   revision?: number;
+  /** A replayed turn normally returns the reply it already stored, without calling the LLM.
+   *  `true` asks the LLM for a new reply, stored as the next revision. Not with `revision`. */
+  regenerate?: boolean;
 }
 
 export interface StoreWarning {

@@ -5,13 +5,14 @@ use js_sys::{Function, Promise, Reflect};
 
 use wasm_bindgen::prelude::*;
 
-use super::agent::NeotomaAgent;
+use super::agent::{drain_in_background, NeotomaAgent};
 use super::errors::{thrown, to_js};
 use super::js_values::{field, string_arg};
 use super::llm::JsLlm;
 use crate::json;
 use crate::platform::spawn_promise;
 use crate::protocol::error::Error;
+use crate::protocol::turn::TurnOptions;
 use crate::transport::js_json::to_js as json_to_js;
 
 #[wasm_bindgen(js_name = withMemory, unchecked_return_type = "WrappedAgent")]
@@ -56,9 +57,17 @@ pub fn with_memory(
         };
         spawn_promise(async move {
             let result = agent
-                .turn(message, &llm, turn_id, None, None)
-                .await
-                .map_err(to_js)?;
+                .turn(
+                    message,
+                    &llm,
+                    TurnOptions {
+                        turn_id,
+                        ..TurnOptions::default()
+                    },
+                )
+                .await;
+            drain_in_background(&agent);
+            let result = result.map_err(to_js)?;
             let out = json!({
                 "assistantMessage": result.assistant_message,
                 "ctx": {

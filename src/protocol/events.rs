@@ -43,6 +43,25 @@ pub enum AgentEvent {
         message: String,
         status: Option<u16>,
     },
+    /// An outbox write met `IDEMPOTENCY_MISMATCH` when it was finally sent: another instance
+    /// stored a different text under its key meanwhile (the stored one stands). It is dropped
+    /// from the outbox and reported here and in `flush()`'s result.
+    WriteSuperseded {
+        turn_id: String,
+        role: String,
+        idempotency_key: String,
+        message: String,
+    },
+    /// One pass of the outbox's own timer (or of `flush({ untilEmpty })`) is over.
+    Drain {
+        flushed: usize,
+        failed: usize,
+        superseded: usize,
+        /// Still waiting.
+        pending: usize,
+        /// When the next pass is due, if writes still wait.
+        next_attempt_ms: Option<u32>,
+    },
 }
 
 /// A host's event listener. It must not fail the turn: what it does is its own business.

@@ -88,6 +88,25 @@ impl PendingWrite {
         })
     }
 
+    /// The message text the write stores.
+    pub fn content(&self) -> Option<&str> {
+        self.body
+            .get("entities")?
+            .as_array()?
+            .iter()
+            .find(|e| e.get("entity_type").and_then(Value::as_str) == Some("conversation_message"))?
+            .get("content")?
+            .as_str()
+    }
+
+    /// Which revision of its message the write is: 1, or n for a `…-vn` key (a regeneration).
+    pub fn revision(&self) -> u32 {
+        self.idempotency_key
+            .rsplit_once("-turn-v")
+            .and_then(|(_, n)| n.parse().ok())
+            .unwrap_or(1)
+    }
+
     pub fn from_json(v: &Value) -> Option<PendingWrite> {
         let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
         // plain loops, not `collect::<Option<_>>()`: its adapter is a sizeable instantiation

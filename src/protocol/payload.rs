@@ -124,6 +124,30 @@ pub fn retrieve_request(identifier: &str, limit: u32) -> Value {
     json!({ "identifier": identifier, "limit": limit })
 }
 
+/// A second lookup for an identifier whose first answer was crowded out by conversation
+/// bookkeeping ([`crowded_out`](super::response::crowded_out)): only the `name` field of
+/// snapshots is searched, which conversations and messages do not have.
+pub fn retrieve_by_name_request(identifier: &str, limit: u32) -> Value {
+    json!({ "identifier": identifier, "by": "name", "limit": limit })
+}
+
+/// Finds a stored message by its turn key (transcript 12d), with its observations: one per
+/// stored revision (a regeneration is numbered after them).
+pub fn stored_message_request(turn_key: &str) -> Value {
+    json!({
+        "identifier": turn_key,
+        "entity_type": "conversation_message",
+        "by": "turn_key",
+        "limit": STORED_MESSAGE_HITS,
+        "include_observations": true,
+        "observations_limit": 100,
+    })
+}
+
+/// Hits asked for when finding a message by turn key: a substring match, so other
+/// conversations' keys that contain this one come too.
+const STORED_MESSAGE_HITS: u32 = 10;
+
 fn dedupe(ids: &[String]) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::with_capacity(ids.len());
     for id in ids {

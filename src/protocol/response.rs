@@ -160,6 +160,57 @@ fn retrieved_entity(e: &Value, identifier: &str) -> Option<RetrievedEntity> {
     })
 }
 
+/// Whether a lookup's answer was cut at `limit` with conversation bookkeeping among its hits.
+/// The server orders hits by canonical name and `conversation:…`/`conversation_message:…`
+/// sort before `person:…` and `project:…`, so an identifier that also occurs in conversation
+/// ids can fill the whole answer with messages (transcript 10b) and push real entities out.
+pub fn crowded_out(body: &Value, limit: usize) -> bool {
+    let Some(entities) = body.get("entities").and_then(Value::as_array) else {
+        return false;
+    };
+    entities.len() >= limit
+        && entities.iter().any(|e| {
+            e.get("entity_type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| CONVERSATION_TYPES.contains(&t))
+        })
+}
+
+/// A message already stored, found again by its turn key (transcript 12d).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredMessage {
+    pub entity_id: String,
+    pub content: String,
+    /// Observations the answer listed (with `include_observations`): one per stored revision.
+    pub observations: usize,
+}
+
+/// The `conversation_message` whose `turn_key` is exactly `turn_key` in a lookup answer. The
+/// lookup matches by substring, so `c1:t1` also finds `c1:t1:assistant` and `c1:t10`: only
+/// the exact key counts.
+pub fn parse_stored_message(body: &Value, turn_key: &str) -> Option<StoredMessage> {
+    let entities = body.get("entities").and_then(Value::as_array)?;
+    entities.iter().find_map(|e| {
+        if e.get("entity_type").and_then(Value::as_str) != Some("conversation_message") {
+            return None;
+        }
+        let snapshot = e.get("snapshot")?;
+        // `direct` answers nest the fields one level deeper: snapshot.snapshot.
+        let fields = snapshot.get("snapshot").unwrap_or(snapshot);
+        if fields.get("turn_key").and_then(Value::as_str) != Some(turn_key) {
+            return None;
+        }
+        Some(StoredMessage {
+            entity_id: e.get("id").and_then(Value::as_str)?.to_owned(),
+            content: fields.get("content").and_then(Value::as_str)?.to_owned(),
+            observations: e
+                .get("observations")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len),
+        })
+    })
+}
+
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidResponse, message)
 }
@@ -238,5 +289,49 @@ mod tests {
             "x"
         )
         .is_empty());
+    }
+
+    #[test]
+    fn a_full_answer_of_conversation_hits_is_crowded() {
+        let hit =
+            |t: &str| json!({"id":"ent_1","entity_type":t,"canonical_name":"x","snapshot":{}});
+        let full = json!({"entities":[hit("conversation"), hit("conversation_message")]});
+        assert!(crowded_out(&full, 2));
+        assert!(
+            !crowded_out(&full, 3),
+            "not cut at the limit: nothing was pushed out"
+        );
+        let people = json!({"entities":[hit("person"), hit("person")]});
+        assert!(!crowded_out(&people, 2));
+        assert!(!crowded_out(&json!("<html>"), 2));
+    }
+
+    #[test]
+    fn a_stored_message_is_found_by_its_exact_turn_key() {
+        // transcript 12d: a substring match, so the user message's key also finds longer keys
+        let body = json!({"entities":[
+            {"id":"ent_u","entity_type":"conversation_message","canonical_name":"conversation_message:c1:t1",
+             "snapshot":{"role":"user","content":"Hi","turn_key":"c1:t1"}},
+            {"id":"ent_a","entity_type":"conversation_message","canonical_name":"conversation_message:c1:t1:assistant",
+             "snapshot":{"role":"assistant","content":"Hello","turn_key":"c1:t1:assistant"},
+             "observations":[{"id":"o1"},{"id":"o2"}]}
+        ],"total":2,"match_mode":"snapshot_field"});
+        let found = parse_stored_message(&body, "c1:t1:assistant").unwrap();
+        assert_eq!(found.entity_id, "ent_a");
+        assert_eq!(found.content, "Hello");
+        assert_eq!(found.observations, 2);
+        assert_eq!(
+            parse_stored_message(&body, "c1:t1").unwrap().entity_id,
+            "ent_u"
+        );
+        assert_eq!(parse_stored_message(&body, "c1:t"), None);
+        let direct = json!({"entities":[{"id":"ent_a","entity_type":"conversation_message",
+            "snapshot":{"entity_id":"ent_a","snapshot":{"content":"Hello","turn_key":"c1:t1:assistant"}}}]});
+        assert_eq!(
+            parse_stored_message(&direct, "c1:t1:assistant")
+                .unwrap()
+                .content,
+            "Hello"
+        );
     }
 }

@@ -103,6 +103,7 @@ impl ToJson for FlushResult {
             .field("flushed", &self.flushed)
             .field("pending", &self.pending)
             .field("failed", &self.failed)
+            .field("superseded", &self.superseded)
             .end();
     }
 }
@@ -180,6 +181,31 @@ impl ToJson for AgentEvent {
                 .field("code", code)
                 .field("message", message)
                 .field_if_some("status", status.as_ref().map(|s| s as _)),
+            AgentEvent::WriteSuperseded {
+                turn_id,
+                role,
+                idempotency_key,
+                message,
+            } => object
+                .field("type", &"writeSuperseded")
+                .field("turnId", turn_id)
+                .field("role", role)
+                .field("idempotencyKey", idempotency_key)
+                .field("code", &"IDEMPOTENCY_MISMATCH")
+                .field("message", message),
+            AgentEvent::Drain {
+                flushed,
+                failed,
+                superseded,
+                pending,
+                next_attempt_ms,
+            } => object
+                .field("type", &"drain")
+                .field("flushed", flushed)
+                .field("failed", failed)
+                .field("superseded", superseded)
+                .field("pending", pending)
+                .field_if_some("nextAttemptMs", next_attempt_ms.as_ref().map(|n| n as _)),
         }
         .end();
     }

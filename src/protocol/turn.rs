@@ -13,6 +13,11 @@
 //! request lacked, so after a replay the REFERS_TO edges are re-created with
 //! `/create_relationships`, which is idempotent per pair.
 //!
+//! A turn's reply is produced once. When the user message is answered as a replay (or waits in
+//! the outbox), the turn looks for its stored reply first (the outbox, then one lookup by turn
+//! key) and returns it without calling the LLM; only `regenerate` asks for a new one, stored as
+//! the next revision.
+//!
 //! Failures: every request is retried with backoff when another attempt may cure it
 //! ([`retry`](super::retry)), sending the same body under the same idempotency key. A message
 //! store that still fails for a reason the server may get over later goes into the outbox
@@ -22,7 +27,7 @@
 use std::cell::{Cell, RefCell};
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
-use std::task::Poll;
+use std::task::{Poll, Waker};
 
 use futures_util::future::{select, Either};
 
@@ -32,10 +37,12 @@ use super::identifiers::extract_identifiers;
 use super::keys::{turn_key, Role};
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
-    check_extra, refers_to_request, retrieve_request, store_message_request, Conversation, Message,
+    check_extra, refers_to_request, retrieve_by_name_request, retrieve_request,
+    store_message_request, stored_message_request, Conversation, Message,
 };
 use super::response::{
-    parse_retrieve_response, parse_store_response, RetrievedEntity, StoreOutcome,
+    crowded_out, parse_retrieve_response, parse_store_response, parse_stored_message,
+    RetrievedEntity, StoreOutcome,
 };
 use super::retry::{is_deferrable, RetryPolicy};
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
@@ -53,6 +60,12 @@ const HITS_PER_LOOKUP: u32 = 5;
 pub const DEFAULT_LLM_TIMEOUT_MS: u32 = 300_000;
 /// Turns remembered per agent (turn number and retrieved set, for close_turn and replays).
 const REMEMBERED_TURNS: usize = 1024;
+/// The outbox's own timer: first wait after a write could not go, doubled after every pass
+/// that sends nothing, up to the cap (a `Retry-After` from the server is used instead).
+const DRAIN_FIRST_DELAY_MS: u32 = 1_000;
+const DRAIN_MAX_DELAY_MS: u32 = 60_000;
+/// Added to every drain wait, so agents of one server do not come back in step.
+const DRAIN_JITTER_MS: f64 = 250.0;
 
 /// What the platform provides: timers and randomness.
 pub trait Runtime {
@@ -88,6 +101,21 @@ pub struct TurnContext {
 #[allow(async_fn_in_trait)]
 pub trait Llm {
     async fn reply(&self, user_message: &str, ctx: &TurnContext) -> Result<Reply, Error>;
+
+    /// Called instead of [`reply`](Llm::reply) when the turn is a replay whose reply is already
+    /// stored: a streaming host hands `text` on (in one chunk) as if it had just been generated.
+    fn stored_reply(&self, _text: &str) {}
+}
+
+/// How one whole turn runs (`turn`, `turnStream`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TurnOptions {
+    pub turn_id: Option<String>,
+    pub turn_number: Option<u32>,
+    /// An explicit revision of the reply (2, 3, …: see [`CloseTurnInput::revision`]).
+    pub revision: Option<u32>,
+    /// A new reply even if the turn's reply is already stored: stored as the next revision.
+    pub regenerate: bool,
 }
 
 /// Which entities the assistant message `REFERS_TO`.
@@ -225,6 +253,9 @@ pub struct FlushResult {
     pub pending: usize,
     /// Refused on their merits and dropped from the outbox.
     pub failed: Vec<FailedWrite>,
+    /// Met `IDEMPOTENCY_MISMATCH` when sent: another instance stored a different text under the
+    /// key meanwhile, which stands. Dropped from the outbox.
+    pub superseded: Vec<FailedWrite>,
 }
 
 #[derive(Debug, Clone)]
@@ -258,6 +289,28 @@ impl Call<'_> {
 enum Delivery {
     Stored(StoreOutcome),
     Pending,
+}
+
+/// A turn's reply found already stored, or waiting in the outbox.
+struct StoredReply {
+    text: String,
+    /// The stored message's entity id; `None` while it waits in the outbox.
+    entity_id: Option<String>,
+    /// The write waiting in the outbox, if that is where it was found.
+    queued: Option<PendingWrite>,
+    /// Which revision of the reply this is (1, or n for `…-vn`).
+    revision: u32,
+}
+
+/// The outbox's own timer: whether it runs, how many passes in a row sent nothing, and the
+/// wait the server last asked for.
+#[derive(Default)]
+struct DrainState {
+    running: Cell<bool>,
+    /// Writes may be waiting: set when one is kept, cleared by a pass that empties the queue.
+    wanted: Cell<bool>,
+    blocked_passes: Cell<u32>,
+    retry_after_ms: Cell<Option<u32>>,
 }
 
 /// What an agent remembers of a turn it opened.
@@ -332,6 +385,9 @@ pub struct Agent<T, R, S> {
     turns: RefCell<TurnLog>,
     outbox: Outbox<S>,
     flushing: Cell<bool>,
+    /// Flushes waiting for the one that is sending to finish.
+    flush_waiters: RefCell<Vec<Waker>>,
+    drain: DrainState,
 }
 
 impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
@@ -345,6 +401,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             turns: RefCell::new(TurnLog::default()),
             outbox,
             flushing: Cell::new(false),
+            flush_waiters: RefCell::new(Vec::new()),
+            drain: DrainState::default(),
         })
     }
 
@@ -406,15 +464,12 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }
         let timeout = self.config.retrieval_timeout_ms;
         let lookup = |identifier| async move {
-            let lookup = Box::pin(async move {
-                let body = retrieve_request(identifier, HITS_PER_LOOKUP);
-                self.send(Call::Retrieve, &body, &self.config.retry).await
-            });
+            let lookup = Box::pin(self.look_up(identifier));
             let deadline = Box::pin(self.runtime.sleep(timeout));
             match select(lookup, deadline).await {
-                Either::Left((Ok(answer), _)) => parse_retrieve_response(&answer, identifier),
-                // a failed or late lookup is skipped: retrieval must never fail a turn
-                _ => Vec::new(),
+                Either::Left((found, _)) => found,
+                // a late lookup is skipped: retrieval must never fail a turn
+                Either::Right(_) => Vec::new(),
             }
         };
         let mut lookups = Vec::with_capacity(wanted.len());
@@ -425,6 +480,29 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         // over-matches cannot crowd out the others.
         let hits = join_lookups(lookups).await;
         Ok(interleave(hits, limit))
+    }
+
+    /// One identifier's entities; a failed lookup finds nothing. When conversation bookkeeping
+    /// filled the answer (an identifier that also occurs in conversation ids), a second lookup
+    /// searches snapshot names only, so a person or project of that name is not crowded out:
+    /// at most one extra request per identifier, and only then.
+    async fn look_up(&self, identifier: &str) -> Vec<RetrievedEntity> {
+        let body = retrieve_request(identifier, HITS_PER_LOOKUP);
+        let Ok(answer) = self.send(Call::Retrieve, &body, &self.config.retry).await else {
+            return Vec::new();
+        };
+        let mut found = parse_retrieve_response(&answer, identifier);
+        if crowded_out(&answer, HITS_PER_LOOKUP as usize) {
+            let body = retrieve_by_name_request(identifier, HITS_PER_LOOKUP);
+            if let Ok(by_name) = self.send(Call::Retrieve, &body, &self.config.retry).await {
+                for entity in parse_retrieve_response(&by_name, identifier) {
+                    if !found.iter().any(|f| f.id == entity.id) {
+                        found.push(entity);
+                    }
+                }
+            }
+        }
+        found
     }
 
     /// Retrieval, then the user message in one store.
@@ -519,21 +597,42 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// A whole turn: open, the LLM, close. If the LLM fails (or does not finish within
     /// `llm_timeout_ms`), its error is returned as it is and the user message stays stored; no
     /// assistant message is written. A user message kept in the outbox does not stop the turn.
+    ///
+    /// A replay (the user message answered as a replay, or waiting in the outbox) whose reply is
+    /// already stored returns that reply and does not call the LLM, unless `regenerate`.
     pub async fn turn(
         &self,
         user_message: String,
         llm: &impl Llm,
-        turn_id: Option<String>,
-        turn_number: Option<u32>,
-        revision: Option<u32>,
+        options: TurnOptions,
     ) -> Result<TurnResult, Error> {
+        if options.regenerate && options.revision.is_some() {
+            return Err(Error::invalid_input(
+                "pass regenerate or revision, not both: regenerate numbers the revision itself",
+            ));
+        }
+        if options.revision == Some(0) {
+            return Err(Error::invalid_input("revision starts at 1"));
+        }
         let input = OpenTurnInput {
-            turn_id,
-            turn_number,
+            turn_id: options.turn_id,
+            turn_number: options.turn_number,
             user_message,
             extra: None,
         };
         let mut opened = self.open_turn(&input).await?;
+        let mut revision = options.revision;
+        if opened.replayed || opened.pending {
+            let stored = self.stored_reply(&opened.turn_id, opened.replayed).await;
+            match stored {
+                Some(stored) if !options.regenerate => {
+                    llm.stored_reply(&stored.text);
+                    return Ok(self.replayed_turn(opened, stored).await);
+                }
+                Some(stored) => revision = Some(stored.revision.saturating_add(1)),
+                None => {}
+            }
+        }
         // lent to the callback's context, given back for the result
         let ctx = TurnContext {
             retrieved: std::mem::take(&mut opened.retrieved),
@@ -557,6 +656,108 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         opened.retrieved = ctx.retrieved;
         opened.retrieved_entity_ids = ctx.retrieved_entity_ids;
         self.finish(opened, reply, revision).await
+    }
+
+    /// The turn's reply if it is already stored: the newest write of it waiting in the outbox,
+    /// else (when the server answered the user message, `look_up`) the stored message, found by
+    /// its turn key in one request with its observations (one per stored revision). A failed
+    /// lookup finds nothing: the turn then asks the LLM, as for a reply never stored.
+    async fn stored_reply(&self, turn_id: &str, look_up: bool) -> Option<StoredReply> {
+        let key = turn_key(self.conversation_id(), turn_id, Role::Assistant);
+        let queued = match self.outbox.writes().await {
+            Ok(writes) => writes.into_iter().rev().find(|w| w.turn_key == key),
+            Err(_) => None,
+        };
+        if let Some(write) = queued {
+            if let Some(text) = write.content() {
+                return Some(StoredReply {
+                    text: text.to_owned(),
+                    entity_id: None,
+                    revision: write.revision(),
+                    queued: Some(write),
+                });
+            }
+        }
+        if !look_up {
+            return None;
+        }
+        let body = stored_message_request(&key);
+        let answer = self
+            .send(Call::Retrieve, &body, &self.config.retry)
+            .await
+            .ok()?;
+        let found = parse_stored_message(&answer, &key)?;
+        Some(StoredReply {
+            text: found.content,
+            entity_id: Some(found.entity_id),
+            queued: None,
+            revision: u32::try_from(found.observations.max(1)).unwrap_or(u32::MAX),
+        })
+    }
+
+    /// A replayed turn answered with its stored reply. Its REFERS_TO edges are made sure of, as
+    /// after any replayed store (the entities it cites may have been found only now): a stored
+    /// reply's with `/create_relationships`, and if that fails the reply's write goes to the
+    /// outbox, whose replay re-creates them; a queued reply's write gains the targets. Nothing
+    /// else is written.
+    async fn replayed_turn(&self, opened: OpenTurnResult, stored: StoredReply) -> TurnResult {
+        let queued_targets = stored.queued.as_ref().map(|w| w.refers_to.as_slice());
+        let refers_to = self.assistant_refers_to(
+            &stored.text,
+            &opened.retrieved,
+            queued_targets.unwrap_or(&[]),
+        );
+        let mut store_warnings = Vec::new();
+        let mut pending = stored.queued.is_some();
+        if let Some(mut write) = stored.queued {
+            if write.refers_to != refers_to {
+                write.refers_to = refers_to.clone();
+                let _ = self.outbox.push(write).await; // merges the new targets
+            }
+        }
+        if let Some(id) = stored
+            .entity_id
+            .as_deref()
+            .filter(|_| !refers_to.is_empty())
+        {
+            let repair = refers_to_request(id, &refers_to);
+            let repaired = self
+                .send(Call::CreateRelationships, &repair, &self.config.retry)
+                .await;
+            if let Err(e) = repaired {
+                let then = if self.config.outbox_enabled {
+                    "the reply's write goes to the outbox to try again"
+                } else {
+                    "the stored reply is returned as it is"
+                };
+                store_warnings.push(repair_failed(&e, id, then));
+                if self.config.outbox_enabled {
+                    // the same body the reply was stored with (its revision's key), so the
+                    // outbox's send is answered as a replay and then re-creates the edges
+                    let message = Message {
+                        role: Role::Assistant,
+                        turn_id: &opened.turn_id,
+                        content: &stored.text,
+                        turn_number: Some(opened.turn_number),
+                        extra: None,
+                        refers_to: &refers_to,
+                    };
+                    let write = self.pending_write(&message, Some(stored.revision));
+                    pending = self.defer(write, &e).await.is_ok();
+                }
+            }
+        }
+        let closed = CloseTurnResult {
+            turn_id: opened.turn_id.clone(),
+            turn_number: Some(opened.turn_number),
+            conversation_entity_id: opened.conversation_entity_id.clone(),
+            assistant_message_entity_id: stored.entity_id,
+            refers_to,
+            replayed: true,
+            pending,
+            store_warnings,
+        };
+        joined(opened, closed, stored.text)
     }
 
     /// The assistant side of an opened turn, and the whole turn's result.
@@ -694,11 +895,14 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 if !edges_done && self.config.outbox_enabled {
                     // The message is stored but its REFERS_TO edges are not: the write goes back
                     // to the outbox, whose replay will re-create them.
-                    let _ = self.outbox.push(write).await;
+                    if self.outbox.push(write).await.is_ok() {
+                        self.drain.wanted.set(true);
+                    }
                 }
                 Ok(Delivery::Stored(outcome))
             }
             Err(e) if self.config.outbox_enabled && is_deferrable(&e) => {
+                self.drain.retry_after_ms.set(e.retry_after_ms);
                 self.defer(write, &e).await
             }
             Err(e) => Err(e),
@@ -727,11 +931,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             .send(Call::CreateRelationships, &repair, &self.config.retry)
             .await;
         if let Err(e) = &repaired {
-            outcome.warnings.push(json!({
-                "code": "REFERS_TO_REPAIR_FAILED",
-                "message": format!("re-creating REFERS_TO edges failed ({}); the write stays in the outbox to try again", e.message),
-                "entity_id": outcome.message_entity_id,
-            }));
+            outcome.warnings.push(repair_failed(
+                e,
+                &outcome.message_entity_id,
+                "the write stays in the outbox to try again",
+            ));
         }
         Ok((outcome, repaired.is_ok()))
     }
@@ -755,6 +959,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 return Err(e);
             }
         };
+        self.drain.wanted.set(true);
         let (code, message) = error_fields(reason);
         self.emit(AgentEvent::WritePending {
             turn_id,
@@ -770,13 +975,117 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// Sends the outbox, oldest first, with the configured retries: stops at the first write
     /// the server still cannot take (keeping it and everything after it), drops writes refused
     /// on their merits (reported in `failed`).
+    /// If a flush is already sending (the outbox's own timer, say), this one waits for it to
+    /// finish and then makes its own pass, so what it reports is after a real try.
     pub async fn flush(&self) -> Result<FlushResult, Error> {
+        self.flush_idle().await;
         self.flush_pass(&self.config.retry).await
+    }
+
+    /// Resolves once no flush is sending (nothing may await between this and the next pass).
+    async fn flush_idle(&self) {
+        poll_fn(|cx| {
+            if self.flushing.get() {
+                self.flush_waiters.borrow_mut().push(cx.waker().clone());
+                Poll::Pending
+            } else {
+                Poll::Ready(())
+            }
+        })
+        .await
     }
 
     /// Writes waiting in the outbox.
     pub async fn pending_writes(&self) -> Result<Vec<PendingWrite>, Error> {
         self.outbox.writes().await
+    }
+
+    /// Flushes until the outbox is empty or `timeout_ms` has passed, waiting between passes as
+    /// the outbox's own timer does (the server's `Retry-After`, else a growing backoff). The
+    /// result counts every pass; `pending` is what is left.
+    pub async fn flush_until_empty(&self, timeout_ms: u32) -> Result<FlushResult, Error> {
+        let started = self.runtime.now_ms();
+        let mut total = FlushResult::default();
+        let mut blocked_passes = 0;
+        loop {
+            self.flush_idle().await;
+            let pass = self.flush_pass(&RetryPolicy::none()).await?;
+            if pass.flushed == 0 {
+                blocked_passes += 1;
+            } else {
+                blocked_passes = 0;
+            }
+            total.flushed += pass.flushed;
+            total.failed.extend(pass.failed);
+            total.superseded.extend(pass.superseded);
+            total.pending = pass.pending;
+            let elapsed = self.runtime.now_ms() - started;
+            if pass.pending == 0 || elapsed >= f64::from(timeout_ms) {
+                return Ok(total);
+            }
+            let left = (f64::from(timeout_ms) - elapsed) as u32;
+            self.runtime
+                .sleep(self.drain_delay(blocked_passes).min(left.max(1)))
+                .await;
+        }
+    }
+
+    /// Starts the outbox's own timer if writes may be waiting and it is not running yet:
+    /// returns the wait before its first pass. The host then sleeps, calls [`Agent::drain_pass`]
+    /// and repeats while it returns a wait. (The host runs the timer: only it can hold the agent
+    /// weakly and keep the timer from holding a process open.)
+    pub fn start_drain(&self) -> Option<u32> {
+        if !self.config.outbox_enabled || !self.drain.wanted.get() || self.drain.running.get() {
+            return None;
+        }
+        self.drain.running.set(true);
+        self.drain.blocked_passes.set(0);
+        Some(self.drain_delay(0))
+    }
+
+    /// One pass of the outbox's own timer: sends what waits (no retries: the timer is the
+    /// retry). Returns the wait before the next pass, or `None` once the outbox is empty (the
+    /// timer stops; a later failed write starts it again). Reported as a `drain` event.
+    pub async fn drain_pass(&self) -> Option<u32> {
+        self.flush_idle().await;
+        let pass = self.flush_pass(&RetryPolicy::none()).await;
+        let (flushed, failed, superseded, pending) = match &pass {
+            Ok(r) => (r.flushed, r.failed.len(), r.superseded.len(), r.pending),
+            // an unreadable storage: try again later, as for a server that cannot take it
+            Err(_) => (0, 0, 0, 1),
+        };
+        let blocked = if flushed == 0 {
+            self.drain.blocked_passes.get().saturating_add(1)
+        } else {
+            0
+        };
+        self.drain.blocked_passes.set(blocked);
+        let next_attempt_ms = (pending > 0).then(|| self.drain_delay(blocked));
+        if next_attempt_ms.is_none() {
+            self.drain.running.set(false);
+            self.drain.wanted.set(false);
+        }
+        self.emit(AgentEvent::Drain {
+            flushed,
+            failed,
+            superseded,
+            pending,
+            next_attempt_ms,
+        });
+        next_attempt_ms
+    }
+
+    /// The wait before the next outbox pass after `blocked_passes` passes that sent nothing:
+    /// the server's last `Retry-After` if it gave one, else 1 s doubling up to 60 s; plus a
+    /// little jitter, never less.
+    fn drain_delay(&self, blocked_passes: u32) -> u32 {
+        let wait = self.drain.retry_after_ms.get().unwrap_or_else(|| {
+            DRAIN_FIRST_DELAY_MS
+                .saturating_mul(1 << blocked_passes.saturating_sub(1).min(6))
+                .min(DRAIN_MAX_DELAY_MS)
+        });
+        let jitter = (self.runtime.random_unit().clamp(0.0, 1.0) * DRAIN_JITTER_MS) as u32;
+        wait.saturating_add(jitter)
     }
 
     async fn flush_pass(&self, retry: &RetryPolicy) -> Result<FlushResult, Error> {
@@ -786,6 +1095,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let outcome = self.flush_loop(retry, &mut result, only_count).await;
         if !only_count {
             self.flushing.set(false);
+            for waiter in self.flush_waiters.take() {
+                waiter.wake();
+            }
         }
         outcome.map(|()| result)
     }
@@ -818,12 +1130,14 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                     let (outcome, edges_done) = self.settle(&write, &answer).await?;
                     if !edges_done {
                         // stored, but its edges could not be re-created: keep it and stop here
+                        self.drain.retry_after_ms.set(None);
                         result.pending = queued;
                         return Ok(());
                     }
                     Ok(outcome.replayed)
                 }
                 Err(e) if is_deferrable(&e) => {
+                    self.drain.retry_after_ms.set(e.retry_after_ms);
                     result.pending = queued;
                     return Ok(());
                 }
@@ -839,6 +1153,22 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                         idempotency_key: write.idempotency_key,
                         replayed,
                         pending,
+                    });
+                }
+                Err(e) if e.code == ErrorCode::IdempotencyMismatch => {
+                    let (code, message) = error_fields(&e);
+                    self.emit(AgentEvent::WriteSuperseded {
+                        turn_id: write.turn_id.clone(),
+                        role: write.role.clone(),
+                        idempotency_key: write.idempotency_key.clone(),
+                        message: message.clone(),
+                    });
+                    result.superseded.push(FailedWrite {
+                        idempotency_key: write.idempotency_key,
+                        turn_id: write.turn_id,
+                        role: write.role,
+                        code,
+                        message,
                     });
                 }
                 Err(e) => {
@@ -993,6 +1323,15 @@ fn refers_to_targets(body: &Value) -> Vec<&str> {
         }
     }
     targets
+}
+
+/// The store warning for REFERS_TO edges that could not be re-created.
+fn repair_failed(e: &Error, entity_id: &str, then: &str) -> Value {
+    json!({
+        "code": "REFERS_TO_REPAIR_FAILED",
+        "message": format!("re-creating REFERS_TO edges failed ({}); {then}", e.message),
+        "entity_id": entity_id,
+    })
 }
 
 /// A message store as the result reports it.

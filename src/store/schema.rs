@@ -4,7 +4,7 @@
 //! |---|---|---|---|
 //! | `conversation` | `conversation_id`, `title`, `harness` | `conversation_id`, exact | `conversation:<conversation_id>` |
 //! | `conversation_message` | `role`, `sender_kind`, `content`, `turn_key`, `turn_number`, `model` | `turn_key`, exact | `conversation_message:<turn_key>` |
-//! | `project` | open | `name`, case-insensitive | `project:<name>` |
+//! | `project`, `person` | open | `name`, case-insensitive | `project:<name>`, `person:<name>` |
 //! | `company`, `organization` | open | `name` minus a corporate suffix, case-insensitive | `Acme` for `Acme Corp` |
 //! | any other type | open | first of `name`, `title`, `email`, `canonical_name`, case-insensitive | that value |
 //!
@@ -248,9 +248,11 @@ pub(crate) fn identity(entity_type: &str, fields: &Map<String, Value>) -> Identi
                 );
             }
         }
-        "project" => {
+        // the real server names both `<type>:<name>` (schemas.md: `person:Dana Whitfield`,
+        // `project:Project Kestrel`)
+        "project" | "person" => {
             if let Some(text) = identity_text(fields.get("name")) {
-                let canonical = format!("project:{}", text.trim());
+                let canonical = format!("{entity_type}:{}", text.trim());
                 return Identity {
                     key: Some(name_key(&canonical)),
                     canonical_name: Some(canonical),
@@ -331,6 +333,11 @@ mod tests {
         let p = identity("project", &fields(json!({"name": "Project Falcon"})));
         assert_eq!(p.canonical_name.as_deref(), Some("project:Project Falcon"));
         assert_eq!(p.rule, "composite:name");
+        let dana = identity("person", &fields(json!({"name": "Dana Whitfield"})));
+        assert_eq!(
+            dana.canonical_name.as_deref(),
+            Some("person:Dana Whitfield")
+        );
         let person = identity("person", &fields(json!({"email": "A@x.io"})));
         assert_eq!(person.key.as_deref(), Some("a@x.io"));
         assert_eq!(person.rule, "name_key:email");

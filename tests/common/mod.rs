@@ -10,7 +10,8 @@ use std::task::{Context, Poll, Waker};
 
 use neotoma_agent_wasm::json;
 
-use neotoma_agent_wasm::protocol::turn::Runtime;
+use neotoma_agent_wasm::protocol::events::AgentEvent;
+use neotoma_agent_wasm::protocol::turn::{Runtime, TurnOptions};
 use neotoma_agent_wasm::store::EmbeddedStore;
 
 /// Everything here completes without real waiting, so polling in a loop is a full executor.
@@ -115,5 +116,25 @@ pub fn proptest_config(cases: u32, seed: u64) -> proptest::test_runner::Config {
         },
         failure_persistence: None,
         ..env
+    }
+}
+
+/// Turn options naming only the turn id.
+pub fn turn_opts(id: &str) -> TurnOptions {
+    TurnOptions {
+        turn_id: Some(id.into()),
+        ..TurnOptions::default()
+    }
+}
+
+/// An event's `type`, as JS sees it.
+pub fn event_type(event: &AgentEvent) -> &'static str {
+    match event {
+        AgentEvent::Retry { .. } => "retry",
+        AgentEvent::WritePending { .. } => "writePending",
+        AgentEvent::WriteFlushed { .. } => "writeFlushed",
+        AgentEvent::WriteFailed { .. } => "writeFailed",
+        AgentEvent::WriteSuperseded { .. } => "writeSuperseded",
+        AgentEvent::Drain { .. } => "drain",
     }
 }

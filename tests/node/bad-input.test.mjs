@@ -1422,6 +1422,26 @@ row('B96', 'a lookup that never answers is aborted, not left open', async () => 
   assert.equal(fault.hungOpen(), 0, `${fault.hungOpen()} of ${lookups} lookups still open after waiting ten times transport.timeoutMs (${timeoutMs} ms)`);
 });
 
+row('B97', 'regenerate not a boolean, or together with revision (turn, turnStream)', async () => {
+  const conv = await conversation();
+  const llm = untouchedLlm();
+  for (const options of [{ regenerate: 'yes' }, { regenerate: 1 }, { regenerate: true, revision: 2 }]) {
+    const opts = { turnId: 't2', ...options };
+    assertCode(await rejectionOf(conv.agent.turn('hello', llm, opts)), 'INVALID_INPUT');
+    assertCode(await turnStreamError(conv.agent, 'hello', llm, opts), 'INVALID_INPUT');
+  }
+  assert.equal(llm.calls, 0);
+  await conv.unchanged();
+});
+
+row('B98', 'flush options of a bad shape', async () => {
+  const conv = await conversation();
+  for (const options of ['all', { untilEmpty: 'yes' }, { timeoutMs: 100 }, { untilEmpty: true, timeoutMs: -1 }, { untilEmpty: true, timeOut: 5 }]) {
+    assertCode(await rejectionOf(conv.agent.flush(options)), 'INVALID_INPUT');
+  }
+  await conv.unchanged();
+});
+
 // ====================================================================================== the table
 
 test('every row of the README bad-input table has exactly one test, and every test a row', () => {

@@ -83,8 +83,8 @@ test('writes that cannot be sent wait in IndexedDB across a reload; flush() send
     { url: server.url, token: server.token, cid },
   );
   assert.equal(second.waiting, 2);
-  assert.deepEqual(second.flushed, { flushed: 2, pending: 0, failed: [] });
-  assert.deepEqual(second.again, { flushed: 0, pending: 0, failed: [] });
+  assert.deepEqual(second.flushed, { flushed: 2, pending: 0, failed: [], superseded: [] });
+  assert.deepEqual(second.again, { flushed: 0, pending: 0, failed: [], superseded: [] });
   assert.equal(second.left, 0);
   assert.deepEqual(await storedContents(cid), [
     ['user', 'Tell me about Acme Corp'],

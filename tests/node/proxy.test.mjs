@@ -278,10 +278,12 @@ test('Node: a replayed turn re-creates its edges through /create_relationships, 
     assert.deepEqual(again.replayed, { user: true, assistant: true });
     assert.deepEqual(again.storeWarnings.filter((w) => w.code === 'REFERS_TO_REPAIR_FAILED'), []);
     assert.equal(again.assistantMessageEntityId, first.assistantMessageEntityId);
-    // each replayed store is followed by a checked repair: the source looked up, then the edges
+    // the user message's store is a replay, so the reply is looked up by turn key (found: the
+    // LLM is not called, nothing is stored again); each message's edges get a checked repair:
+    // the source looked up, then the edges
     assert.deepEqual(nonZero(server.counts()), {
-      '/retrieve_entity_by_identifier': 1,
-      '/store': 2,
+      '/retrieve_entity_by_identifier': 2,
+      '/store': 1,
       '/get_entity_snapshot': 2,
       '/create_relationships': 2,
     });

@@ -88,6 +88,21 @@ async function main(): Promise<void> {
   const maybeId: string | null = finished.userMessageEntityId;
   const isPending: boolean = finished.pending.user || finished.pending.assistant;
   await reliable.turn("again", () => "regenerated", { turnId: "t1", revision: 2 });
+  await reliable.turn("again", () => "regenerated", { turnId: "t1", turnNumber: 1, regenerate: true });
+  const drained: FlushResult = await reliable.flush({ untilEmpty: true, timeoutMs: 5_000 });
+  const superseded: string[] = drained.superseded.map((w) => w.idempotencyKey);
+  new NeotomaAgent({
+    conversationId: "c7",
+    onEvent: (e: AgentEvent) => {
+      if (e.type === "drain") console.log(e.pending, e.nextAttemptMs);
+      if (e.type === "writeSuperseded") console.log(e.idempotencyKey, e.code);
+    },
+  });
+  void superseded;
+  // @ts-expect-error regenerate is a boolean
+  await reliable.turn("again", () => "x", { regenerate: "yes" });
+  // @ts-expect-error flush options are { untilEmpty?, timeoutMs? }
+  await reliable.flush({ untilEmpty: true, timeOut: 5 });
   new NeotomaAgent({ conversationId: "c5", outbox: false, retry: false });
   new NeotomaAgent({ conversationId: "c6", outbox: indexedDbOutboxStorage({ databaseName: "chat" }) });
   void [flushed.flushed, waiting, maybeId, isPending];
