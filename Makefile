@@ -3,7 +3,8 @@
 #   make demo    chat demo on the embedded store at http://127.0.0.1:8080
 #   make test    install what is missing, then run every test (what CI runs)
 #
-# Steps: setup, lint, test-rust, test-wasm (node, chrome, worker), pkg, test-node, bench, clean.
+# Steps: setup, lint, test-rust, test-wasm (node, chrome, worker), pkg, test-node, test-panic,
+# bench, clean.
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -16,12 +17,12 @@ export PATH := $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)/bin:$(PATH)
 WASM_TEST_TARGETS := $(if $(wildcard tests/web.rs),--test web,)
 
 .PHONY: help setup lint test-rust test-wasm test-wasm-node test-wasm-chrome test-wasm-worker \
-        pkg test-types test-node test demo bench clean distclean
+        pkg test-types test-node test-panic test demo bench clean distclean
 
 help:
 	@echo "make demo   - build the package and serve the chat demo at http://127.0.0.1:8080"
-	@echo "make test   - setup, lint, test-rust, test-wasm, pkg, test-node (what CI runs)"
-	@echo "other targets: setup lint test-rust test-wasm test-wasm-{node,chrome,worker} pkg test-node bench clean distclean"
+	@echo "make test   - setup, lint, test-rust, test-wasm, pkg, test-node, test-panic (what CI runs)"
+	@echo "other targets: setup lint test-rust test-wasm test-wasm-{node,chrome,worker} pkg test-node test-panic bench clean distclean"
 
 setup:
 	scripts/setup.sh
@@ -29,7 +30,7 @@ setup:
 lint:
 	cargo fmt --all --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib $(WASM_TEST_TARGETS) -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --features test-panic --lib $(WASM_TEST_TARGETS) -- -D warnings
 
 test-rust:
 	cargo test
@@ -60,10 +61,17 @@ test-node:
 	  $(MAKE) --no-print-directory pkg; fi
 	node --test tests/node/
 
+# A Rust panic is logged and the module recovers: a test build with the `test-panic` feature
+# (target/pkg-test-panic, never published) against tests/panic/; checks pkg/ has no such export.
+test-panic:
+	@if [ ! -f pkg/package.json ]; then $(MAKE) --no-print-directory pkg; fi
+	PKG_FEATURES=test-panic PKG_OUT_DIR=target/pkg-test-panic node scripts/build-pkg.mjs
+	node --test tests/panic/
+
 # In order, stopping at the first failure; each step's time is printed.
 test:
 	@t0=$$(date +%s); \
-	for t in setup lint test-rust test-wasm pkg test-types test-node; do \
+	for t in setup lint test-rust test-wasm pkg test-types test-node test-panic; do \
 	  s=$$(date +%s); echo "=== make $$t"; \
 	  $(MAKE) --no-print-directory $$t || { echo "=== make $$t: FAILED after $$(( $$(date +%s) - s )) s"; exit 1; }; \
 	  echo "=== make $$t: ok in $$(( $$(date +%s) - s )) s"; \

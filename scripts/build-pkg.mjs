@@ -12,6 +12,9 @@
 //      (only warns with PKG_SIZE_BUDGET=warn, as `make demo` does)
 //   5. node_modules/neotoma-agent-wasm -> ../pkg, so Node tests import('neotoma-agent-wasm')
 //
+// A test build (`make test-panic`): PKG_FEATURES=<cargo features> PKG_OUT_DIR=<dir> builds the
+// same package with those features into <dir>, with no size budget and no node_modules link.
+//
 // Config: wasm-pack.toml. The package's README is the repository's README.md (npm users get the
 // whole documentation), written into pkg/ after wasm-pack.
 
@@ -31,7 +34,10 @@ process.chdir(root);
 
 const cfg = parseToml(readFileSync('wasm-pack.toml', 'utf8'));
 const cargo = parseToml(readFileSync('Cargo.toml', 'utf8'));
-const { target = 'web', out_dir: outDir = 'pkg', out_name: outName, profile = 'release' } = cfg.build;
+const { target = 'web', out_name: outName, profile = 'release' } = cfg.build;
+const testBuild = Boolean(process.env.PKG_OUT_DIR);
+const outDir = process.env.PKG_OUT_DIR || cfg.build.out_dir || 'pkg';
+const featureArgs = process.env.PKG_FEATURES ? ['--features', process.env.PKG_FEATURES] : [];
 if (!outName) throw new Error('wasm-pack.toml: build.out_name is required');
 const crateName = cargo.package.name;
 const wasmFile = join(outDir, `${outName}_bg.wasm`);
@@ -68,12 +74,12 @@ try {
   if (!useCargo) {
     run('wasm-pack', [
       'build', `--${profile}`, '--target', target, '--mode', 'no-install',
-      '--out-dir', outDir, '--out-name', outName,
+      '--out-dir', outDir, '--out-name', outName, '--', ...featureArgs,
     ]);
   } else {
     console.log('[build-pkg] building with cargo + wasm-bindgen (BUILD_WITH=cargo or no wasm-pack)');
     const profArgs = profile === 'dev' ? [] : ['--profile', profile];
-    run('cargo', ['build', '--lib', '--target', 'wasm32-unknown-unknown', ...profArgs]);
+    run('cargo', ['build', '--lib', '--target', 'wasm32-unknown-unknown', ...profArgs, ...featureArgs]);
     const targetDir = process.env.CARGO_TARGET_DIR || 'target';
     const profDir = profile === 'dev' ? 'debug' : profile;
     const input = join(targetDir, 'wasm32-unknown-unknown', profDir, `${crateName.replaceAll('-', '_')}.wasm`);
@@ -239,7 +245,7 @@ const sizes = {
   glue: { file: relative(outDir, glueFile), raw: glueBuf.length, gzip: gz(glueBuf) },
 };
 sizes.total_gzip = sizes.wasm.gzip + sizes.glue.gzip;
-sizes.budget_gzip = cfg.size?.gzip_budget_bytes ?? null;
+sizes.budget_gzip = testBuild ? null : (cfg.size?.gzip_budget_bytes ?? null);
 writeFileSync(join(outDir, 'sizes.json'), JSON.stringify(sizes, null, 2) + '\n');
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
 console.log('[build-pkg] sizes (gzip = node:zlib level 9):');
@@ -248,17 +254,19 @@ console.log(`  ${sizes.glue.file.padEnd(28)} raw ${String(sizes.glue.raw).padSta
 console.log(`  total gzip ${sizes.total_gzip} bytes (${kb(sizes.total_gzip)}), budget ${sizes.budget_gzip ?? 'none'}`);
 
 // --- 5. node_modules/neotoma-agent-wasm -> ../pkg ---------------------------------------------
-const link = join('node_modules', pkgJson.name);
-mkdirSync('node_modules', { recursive: true });
-let linkOk = false;
-try {
-  linkOk = lstatSync(link).isSymbolicLink() && readFileSync(join(link, 'package.json'), 'utf8').includes(`"name": "${pkgJson.name}"`);
-} catch {}
-if (!linkOk) {
-  rmSync(link, { recursive: true, force: true });
-  symlinkSync(join('..', outDir), link, 'dir');
+if (!testBuild) {
+  const link = join('node_modules', pkgJson.name);
+  mkdirSync('node_modules', { recursive: true });
+  let linkOk = false;
+  try {
+    linkOk = lstatSync(link).isSymbolicLink() && readFileSync(join(link, 'package.json'), 'utf8').includes(`"name": "${pkgJson.name}"`);
+  } catch {}
+  if (!linkOk) {
+    rmSync(link, { recursive: true, force: true });
+    symlinkSync(join('..', outDir), link, 'dir');
+  }
+  console.log(`[build-pkg] ${link} -> ../${outDir}`);
 }
-console.log(`[build-pkg] ${link} -> ../${outDir}`);
 console.log(`[build-pkg] done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
 if (sizes.budget_gzip != null && sizes.total_gzip > sizes.budget_gzip) {

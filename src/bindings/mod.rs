@@ -5,6 +5,7 @@ mod errors;
 mod js_values;
 mod llm;
 mod outbox;
+mod panic;
 mod reply_sink;
 pub mod store;
 mod types;
