@@ -5,7 +5,8 @@
 //      wasm-pack is not installed: cargo build --target wasm32-unknown-unknown + wasm-bindgen CLI;
 //      both give the same files)
 //   2. node_modules/.bin/wasm-opt <flags from wasm-pack.toml> on the .wasm, in place; the
-//      wasm-bindgen glue minified (rolldown's oxc minifier), in place
+//      wasm-bindgen glue left as it is (minified with rolldown's oxc minifier only with
+//      `[glue] minify = true`, which makes Node's uncaught-error output unreadable)
 //   3. per-runtime entry files (node/browser/workerd/deno .mjs) + pkg/package.json with `exports`;
 //      js/proxy.mjs + js/proxy.d.ts copied in (`exports["./proxy"]`, re-exported by every entry)
 //   4. sizes (raw and gzip -9) -> stdout and pkg/sizes.json; fails above the gzip budget
@@ -27,7 +28,6 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync, constants as zc } from 'node:zlib';
 import { parse as parseToml } from 'smol-toml';
-import { minifySync } from 'rolldown/experimental';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -101,10 +101,13 @@ if (cfg.wasm_opt?.enabled !== false) {
   step(`wasm-opt done (${rawBeforeOpt} -> ${statSync(wasmFile).size} bytes)`);
 }
 
-// The glue is the one JS file every runtime loads before the wasm: shipped minified (about 35% of
-// its gzip size). Whitespace, local names and dead code only: export names, the `imports.wbg`
-// keys the .wasm links against and class names stay as they are.
-if (cfg.glue?.minify !== false) {
+// The glue is the one JS file every runtime loads before the wasm. It ships as wasm-bindgen
+// writes it (`[glue] minify = false`): an uncaught NeotomaError must print a readable source line
+// and stack in Node (see wasm-pack.toml). `minify = true` minifies it (about 35% of its gzip
+// size): whitespace, local names and dead code only; export names, the `imports.wbg` keys the
+// .wasm links against and class names stay as they are.
+if (cfg.glue?.minify === true) {
+  const { minifySync } = await import('rolldown/experimental');
   const before = statSync(glueFile).size;
   const { code, errors } = minifySync(`${outName}.js`, readFileSync(glueFile, 'utf8'), {
     module: true,

@@ -371,7 +371,41 @@ fn a_reused_turn_id_with_other_content_is_an_idempotency_mismatch() {
     let err = block_on(agent.turn("second".into(), &NamingLlm, turn_opts("t1"))).unwrap_err();
     assert_eq!(err.code, ErrorCode::IdempotencyMismatch);
     assert_eq!(err.status, Some(400));
+    // no server answered: the embedded store did, and the message says so
+    assert!(
+        err.message
+            .starts_with("the embedded store refused /store (400 ERR_IDEMPOTENCY_MISMATCH): "),
+        "{}",
+        err.message
+    );
     assert_eq!(fx.store.borrow().entity_count(), count);
+}
+
+#[test]
+fn an_embedded_store_error_says_what_the_embedded_store_refused() {
+    let fx = Fixture::new();
+    let transport = fx.agent(AgentConfig::new("c1")).transport().inner.clone();
+    let err = block_on(transport.store(&json!({ "entities": "x" }))).unwrap_err();
+    assert_eq!(err.code, ErrorCode::NeotomaHttp);
+    assert_eq!(err.status, Some(400));
+    assert_eq!(
+        err.body.as_ref().map(|b| b["error_code"].clone()),
+        Some(json!("VALIDATION_INVALID_FORMAT"))
+    );
+    assert!(
+        err.message
+            .starts_with("the embedded store refused /store (400 VALIDATION_INVALID_FORMAT): "),
+        "{}",
+        err.message
+    );
+    let err =
+        block_on(transport.create_relationships(&json!({ "relationships": "x" }))).unwrap_err();
+    assert!(
+        err.message
+            .starts_with("the embedded store refused /create_relationships (400 "),
+        "{}",
+        err.message
+    );
 }
 
 #[test]

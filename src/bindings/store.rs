@@ -48,7 +48,7 @@ fn response_js(r: Response) -> JsValue {
 fn answer(path: &str, result: Result<Value, Response>) -> Promise {
     match result {
         Ok(body) => Promise::resolve(&json_to_js(&body)),
-        Err(r) => Promise::reject(&to_js(Error::from_http(path, r.status, r.body))),
+        Err(r) => Promise::reject(&to_js(Error::from_embedded(path, r.status, r.body))),
     }
 }
 

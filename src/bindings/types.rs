@@ -20,7 +20,7 @@ export type NeotomaErrorCode =
 export interface NeotomaError extends Error {
   name: "NeotomaError";
   code: NeotomaErrorCode;
-  /** HTTP status, when Neotoma answered. */
+  /** HTTP status, when Neotoma (or the embedded store) answered. */
   status?: number;
   /** Parsed answer body (a string for HTML/text answers). */
   body?: unknown;

@@ -83,16 +83,28 @@ impl Error {
     /// An error from a non-2xx answer to `POST {path}`. The message names the server's own
     /// error code and message where the body has them (both JSON error shapes are seen).
     pub fn from_http(path: &str, status: u16, body: Value) -> Self {
+        Error::answered(false, path, status, body)
+    }
+
+    /// The same for an error answer of the in-process embedded store (no server involved):
+    /// the same `code`, `status` and `body`, a message that says the embedded store refused.
+    pub fn from_embedded(path: &str, status: u16, body: Value) -> Self {
+        Error::answered(true, path, status, body)
+    }
+
+    fn answered(embedded: bool, path: &str, status: u16, body: Value) -> Self {
         let (server_code, server_message) = server_error_fields(&body);
         let code = if server_code.as_deref() == Some("ERR_IDEMPOTENCY_MISMATCH") {
             ErrorCode::IdempotencyMismatch
         } else {
             ErrorCode::NeotomaHttp
         };
-        let mut message = format!("Neotoma answered {status} to {path}");
-        if let Some(c) = server_code {
-            message.push_str(&format!(" ({c})"));
-        }
+        let mut message = match (embedded, server_code) {
+            (false, None) => format!("Neotoma answered {status} to {path}"),
+            (false, Some(c)) => format!("Neotoma answered {status} to {path} ({c})"),
+            (true, None) => format!("the embedded store refused {path} ({status})"),
+            (true, Some(c)) => format!("the embedded store refused {path} ({status} {c})"),
+        };
         match server_message {
             Some(m) => message.push_str(&format!(": {m}")),
             None => {
@@ -174,5 +186,46 @@ mod tests {
         let html = Error::from_http("/nope", 404, Value::String("<!DOCTYPE html>".into()));
         assert_eq!(html.status, Some(404));
         assert_eq!(html.body, Some(Value::String("<!DOCTYPE html>".into())));
+    }
+
+    #[test]
+    fn an_embedded_store_answer_says_the_embedded_store_refused() {
+        let body = json!({"error_code":"VALIDATION_INVALID_FORMAT","message":"Invalid input"});
+        let e = Error::from_embedded("/store", 400, body.clone());
+        assert_eq!(
+            e.message,
+            "the embedded store refused /store (400 VALIDATION_INVALID_FORMAT): Invalid input"
+        );
+        // the same code, status and body as the server's answer over HTTP; only the words differ
+        let http = Error::from_http("/store", 400, body.clone());
+        assert_eq!(
+            http.message,
+            "Neotoma answered 400 to /store (VALIDATION_INVALID_FORMAT): Invalid input"
+        );
+        assert_eq!(
+            (e.code, e.status, &e.body),
+            (http.code, http.status, &http.body)
+        );
+        assert_eq!(e.body, Some(body));
+
+        let text = Error::from_embedded("/nope", 404, Value::String(" <html>no</html> ".into()));
+        assert_eq!(
+            text.message,
+            "the embedded store refused /nope (404): <html>no</html>"
+        );
+        let bare = Error::from_embedded("/create_relationships", 500, json!({}));
+        assert_eq!(
+            bare.message,
+            "the embedded store refused /create_relationships (500)"
+        );
+        let mismatch = Error::from_embedded(
+            "/store",
+            400,
+            json!({"error":{"code":"ERR_IDEMPOTENCY_MISMATCH","message":"used with different content"}}),
+        );
+        assert_eq!(mismatch.code, ErrorCode::IdempotencyMismatch);
+        assert!(mismatch.message.starts_with(
+            "the embedded store refused /store (400 ERR_IDEMPOTENCY_MISMATCH): used with different content (a turn id"
+        ));
     }
 }

@@ -21,8 +21,8 @@ impl EmbeddedTransport {
     }
 }
 
-fn http_error(path: &str) -> impl Fn(Response) -> Error + '_ {
-    move |r| Error::from_http(path, r.status, r.body)
+fn refused(path: &str) -> impl Fn(Response) -> Error + '_ {
+    move |r| Error::from_embedded(path, r.status, r.body)
 }
 
 impl Transport for EmbeddedTransport {
@@ -31,14 +31,14 @@ impl Transport for EmbeddedTransport {
         self.store
             .borrow_mut()
             .store(body, now)
-            .map_err(http_error("/store"))
+            .map_err(refused("/store"))
     }
 
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
         self.store
             .borrow()
             .retrieve_entity_by_identifier(body)
-            .map_err(http_error("/retrieve_entity_by_identifier"))
+            .map_err(refused("/retrieve_entity_by_identifier"))
     }
 
     async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
@@ -46,6 +46,6 @@ impl Transport for EmbeddedTransport {
         self.store
             .borrow_mut()
             .create_relationships(body, now)
-            .map_err(http_error("/create_relationships"))
+            .map_err(refused("/create_relationships"))
     }
 }

@@ -105,6 +105,38 @@ test('an EmbeddedStore passed as transport is shared by two agents', { timeout: 
   assert.equal(turnIndexOf(store, cid).turns.length, 4);
 });
 
+test('an embedded-store error says what the embedded store refused, not "Neotoma answered"', { timeout: 10_000 }, async () => {
+  const refused = (path, status, code) =>
+    new RegExp(`^the embedded store refused ${path} \\(${status} ${code}\\): `);
+  const mismatch = refused('/store', 400, 'ERR_IDEMPOTENCY_MISMATCH');
+  const strict = { retry: false, outbox: false };
+  // the default embedded store, and an EmbeddedStore passed as transport: a turn id reused with
+  // other content
+  for (const transport of [undefined, new EmbeddedStore()]) {
+    const agent = new NeotomaAgent({ conversationId: randomId('refused'), ...strict, ...(transport ? { transport } : {}) });
+    await agent.turn('first', () => 'one', { turnId: 't1' });
+    const err = await agent.turn('edited', () => 'two', { turnId: 't1' }).then(() => null, (e) => e);
+    const what = transport ? 'EmbeddedStore as transport' : 'default embedded store';
+    assert.ok(err instanceof Error, what);
+    assert.equal(err.name, 'NeotomaError', what);
+    assert.equal(err.code, 'IDEMPOTENCY_MISMATCH', what);
+    assert.equal(err.status, 400, what);
+    assert.equal(err.body.error.code, 'ERR_IDEMPOTENCY_MISMATCH', what);
+    assert.match(err.message, mismatch, what);
+    assert.match(err.message, /new turnId/, what);
+  }
+  // EmbeddedStore's own transport methods reject the same way
+  const store = new EmbeddedStore();
+  const err = await store.store({ entities: 'x' }).then(() => null, (e) => e);
+  assert.equal(err.code, 'NEOTOMA_HTTP');
+  assert.equal(err.status, 400);
+  assert.equal(err.body.error_code, 'VALIDATION_INVALID_FORMAT');
+  assert.equal(err.message, 'the embedded store refused /store (400 VALIDATION_INVALID_FORMAT): Invalid request payload.');
+  const rel = await store.createRelationships({ relationships: 'x' }).then(() => null, (e) => e);
+  assert.equal(rel.code, 'NEOTOMA_HTTP');
+  assert.match(rel.message, refused('/create_relationships', 400, 'VALIDATION_INVALID_FORMAT'));
+});
+
 test('EmbeddedStore.handle speaks the REST shapes (store, retrieve, 404 for unknown routes)', () => {
   const store = new EmbeddedStore();
   const stored = store.handle('POST', '/store', { entities: [{ entity_type: 'company', name: 'Acme Corp' }], idempotency_key: 'k1' });

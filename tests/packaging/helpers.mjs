@@ -193,7 +193,7 @@ export async function relativeImports(file, seen = new Set()) {
   seen.add(file);
   if (!file.endsWith('.wasm')) {
     const source = await readFile(file, 'utf8');
-    // Statements only (the glue is minified onto one line and holds other './…' strings).
+    // Statements only (the glue holds other './…' strings, e.g. its `"./neotoma_agent_wasm_bg.js"` import key).
     const statement = /(?:^|[;\n])\s*(?:import|export)\s*(?:[\w$*{},\s]+from\s*)?['"](\.\.?\/[^'"]+)['"]/g;
     for (const [, spec] of source.matchAll(statement)) {
       const target = path.resolve(path.dirname(file), spec);
