@@ -29,8 +29,8 @@ use crate::store::EmbeddedStore;
 use crate::transport::embedded::EmbeddedTransport;
 use crate::transport::http::{HttpTransport, DEFAULT_TIMEOUT_MS};
 use crate::transport::js_json::to_js as json_to_js;
-use crate::transport::js_object::{JsObjectTransport, METHODS};
-use crate::transport::Transport;
+use crate::transport::js_object::JsObjectTransport;
+use crate::transport::{Call, Transport};
 
 /// The transport an agent was given.
 pub enum AnyTransport {
@@ -39,44 +39,36 @@ pub enum AnyTransport {
     Js(JsObjectTransport),
 }
 
-/// `/store`, `/retrieve_entity_by_identifier`, `/create_relationships`: by index, as
-/// [`METHODS`] names them for a JS transport object.
-const PATHS: [&str; 3] = [
-    "/store",
-    "/retrieve_entity_by_identifier",
-    "/create_relationships",
-];
-
 impl AnyTransport {
-    /// Call `call` (an index into [`PATHS`]). The three trait methods return this one future
-    /// type, so the protocol's state machine holds one transport future, not nine.
-    async fn request(&self, call: usize, body: &Value) -> Result<Value, Error> {
+    /// Makes `call`. The three trait methods return this one future type, so the protocol's
+    /// state machine holds one transport future, not one per call and transport.
+    async fn request(&self, call: Call, body: &Value) -> Result<Value, Error> {
         match self {
             AnyTransport::Embedded(t) => match call {
-                0 => t.store(body).await,
-                1 => t.retrieve_entity_by_identifier(body).await,
-                _ => t.create_relationships(body).await,
+                Call::Store => t.store(body).await,
+                Call::RetrieveEntityByIdentifier => t.retrieve_entity_by_identifier(body).await,
+                Call::CreateRelationships => t.create_relationships(body).await,
             },
-            AnyTransport::Http(t) => t.post(PATHS[call], body).await,
-            AnyTransport::Js(t) => t.call(METHODS[call], body).await,
+            AnyTransport::Http(t) => t.post(call.path(), body).await,
+            AnyTransport::Js(t) => t.call(call, body).await,
         }
     }
 }
 
 impl Transport for AnyTransport {
     fn store(&self, body: &Value) -> impl Future<Output = Result<Value, Error>> {
-        self.request(0, body)
+        self.request(Call::Store, body)
     }
 
     fn retrieve_entity_by_identifier(
         &self,
         body: &Value,
     ) -> impl Future<Output = Result<Value, Error>> {
-        self.request(1, body)
+        self.request(Call::RetrieveEntityByIdentifier, body)
     }
 
     fn create_relationships(&self, body: &Value) -> impl Future<Output = Result<Value, Error>> {
-        self.request(2, body)
+        self.request(Call::CreateRelationships, body)
     }
 }
 

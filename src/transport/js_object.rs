@@ -9,11 +9,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use super::js_json::{json_value, to_js};
-use super::Transport;
+use super::{Call, Transport};
 use crate::json::Value;
 use crate::protocol::error::{Error, ErrorCode};
-
-pub const METHODS: [&str; 3] = ["store", "retrieveEntityByIdentifier", "createRelationships"];
 
 pub struct JsObjectTransport {
     object: JsValue,
@@ -22,19 +20,21 @@ pub struct JsObjectTransport {
 impl JsObjectTransport {
     /// Accepts `object` if it has all three methods.
     pub fn new(object: JsValue) -> Result<Self, Error> {
-        for m in METHODS {
+        for call in Call::ALL {
+            let m = call.method();
             let f = Reflect::get(&object, &JsValue::from_str(m)).unwrap_or(JsValue::UNDEFINED);
             if !f.is_function() {
                 return Err(Error::invalid_input(format!(
-                    "transport object has no {m}() method (it needs {})",
-                    METHODS.join(", ")
+                    "transport object has no {m}() method (it needs store, \
+                     retrieveEntityByIdentifier and createRelationships)"
                 )));
             }
         }
         Ok(JsObjectTransport { object })
     }
 
-    pub(crate) async fn call(&self, method: &str, body: &Value) -> Result<Value, Error> {
+    pub(crate) async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
+        let method = call.method();
         let f: Function = Reflect::get(&self.object, &JsValue::from_str(method))
             .ok()
             .and_then(|f| f.dyn_into().ok())
@@ -55,14 +55,14 @@ fn thrown(value: JsValue, method: &str) -> Error {
 
 impl Transport for JsObjectTransport {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
-        self.call("store", body).await
+        self.call(Call::Store, body).await
     }
 
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        self.call("retrieveEntityByIdentifier", body).await
+        self.call(Call::RetrieveEntityByIdentifier, body).await
     }
 
     async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
-        self.call("createRelationships", body).await
+        self.call(Call::CreateRelationships, body).await
     }
 }

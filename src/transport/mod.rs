@@ -17,7 +17,41 @@ pub mod js_json;
 #[cfg(target_arch = "wasm32")]
 pub mod js_object;
 
-/// The three calls the turn protocol makes. Futures are not `Send`: everything runs on one
+/// The three calls the turn protocol makes, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call {
+    Store,
+    RetrieveEntityByIdentifier,
+    CreateRelationships,
+}
+
+impl Call {
+    pub const ALL: [Call; 3] = [
+        Call::Store,
+        Call::RetrieveEntityByIdentifier,
+        Call::CreateRelationships,
+    ];
+
+    /// The REST path (`POST`).
+    pub fn path(self) -> &'static str {
+        match self {
+            Call::Store => "/store",
+            Call::RetrieveEntityByIdentifier => "/retrieve_entity_by_identifier",
+            Call::CreateRelationships => "/create_relationships",
+        }
+    }
+
+    /// The method of a JS transport object (and of `EmbeddedStore`) that makes the call.
+    pub fn method(self) -> &'static str {
+        match self {
+            Call::Store => "store",
+            Call::RetrieveEntityByIdentifier => "retrieveEntityByIdentifier",
+            Call::CreateRelationships => "createRelationships",
+        }
+    }
+}
+
+/// How the turn protocol reaches a store. Futures are not `Send`: everything runs on one
 /// JS thread (a page, a worker, an isolate), so `async fn` in the trait is what we want.
 #[allow(async_fn_in_trait)]
 pub trait Transport {
