@@ -12,7 +12,7 @@ use wasm_bindgen_futures::JsFuture;
 use super::errors::to_js;
 use super::js_values::field;
 use crate::protocol::error::{Error, ErrorCode};
-use crate::protocol::outbox::{MemoryStorage, OutboxStorage, StorageOp};
+use crate::protocol::outbox::{MemoryStorage, OutboxStorage};
 
 pub enum JsOutboxStorage {
     Memory(MemoryStorage),
@@ -104,18 +104,13 @@ fn describe(e: &JsValue) -> String {
 }
 
 impl OutboxStorage for JsOutboxStorage {
-    async fn apply(&self, key: &str, op: StorageOp<'_>) -> Result<Option<String>, Error> {
+    async fn get(&self, key: &str) -> Result<Option<String>, Error> {
         let object = match self {
-            JsOutboxStorage::Memory(m) => return Ok(m.apply_now(key, op)),
+            JsOutboxStorage::Memory(m) => return Ok(m.get_now(key)),
             JsOutboxStorage::Object(object) => object,
         };
-        let (method, value) = match op {
-            StorageOp::Get => ("get", None),
-            StorageOp::Put(value) => ("put", Some(value)),
-            StorageOp::Delete => ("delete", None),
-        };
-        let v = Self::call(object, method, key, value).await?;
-        if !matches!(op, StorageOp::Get) || v.is_undefined() || v.is_null() {
+        let v = Self::call(object, "get", key, None).await?;
+        if v.is_undefined() || v.is_null() {
             return Ok(None);
         }
         v.as_string().map(Some).ok_or_else(|| {
@@ -124,5 +119,25 @@ impl OutboxStorage for JsOutboxStorage {
                 "outbox storage get() must return the string it was given",
             )
         })
+    }
+
+    async fn put(&self, key: &str, value: &str) -> Result<(), Error> {
+        match self {
+            JsOutboxStorage::Memory(m) => m.put_now(key, value),
+            JsOutboxStorage::Object(object) => {
+                Self::call(object, "put", key, Some(value)).await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn delete(&self, key: &str) -> Result<(), Error> {
+        match self {
+            JsOutboxStorage::Memory(m) => m.delete_now(key),
+            JsOutboxStorage::Object(object) => {
+                Self::call(object, "delete", key, None).await?;
+            }
+        }
+        Ok(())
     }
 }

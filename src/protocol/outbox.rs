@@ -9,6 +9,7 @@
 //! holds that conversation's queue, in order.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -30,48 +31,54 @@ pub struct PendingWrite {
     pub queued_at_ms: f64,
 }
 
-/// What one storage call does with a key.
-#[derive(Clone, Copy)]
-pub enum StorageOp<'a> {
-    Get,
-    Put(&'a str),
-    Delete,
-}
-
-/// Durable string storage. Errors are reported as [`ErrorCode::OutboxStorage`]. One method for
-/// the three operations: each async method is a state machine of its own in the wasm.
+/// Durable string storage, the shape of Workers KV and Durable Object storage. Errors are
+/// reported as [`ErrorCode::OutboxStorage`].
 #[allow(async_fn_in_trait)]
 pub trait OutboxStorage {
-    /// Reads (`Get`), writes (`Put`) or deletes the string under `key`; only `Get` answers one.
-    async fn apply(&self, key: &str, op: StorageOp<'_>) -> Result<Option<String>, Error>;
+    /// The string under `key`, if there is one.
+    async fn get(&self, key: &str) -> Result<Option<String>, Error>;
+    /// Stores `value` under `key`, replacing what was there.
+    async fn put(&self, key: &str, value: &str) -> Result<(), Error>;
+    /// Removes `key` (nothing happens if it is not there).
+    async fn delete(&self, key: &str) -> Result<(), Error>;
 }
 
 /// In-process storage: survives a new agent in the same process (or isolate), not a restart.
-/// A list of (key, queue): one entry per conversation with waiting writes, which a flush
-/// removes, so it stays short; no hash table instantiation in the wasm for it.
+/// One entry per conversation with waiting writes, which a flush removes.
 #[derive(Clone, Default)]
-pub struct MemoryStorage(Rc<RefCell<Vec<(String, String)>>>);
+pub struct MemoryStorage(Rc<RefCell<HashMap<String, String>>>);
 
 impl MemoryStorage {
-    pub fn apply_now(&self, key: &str, op: StorageOp<'_>) -> Option<String> {
-        let mut entries = self.0.borrow_mut();
-        let at = entries.iter().position(|(k, _)| k == key);
-        match (op, at) {
-            (StorageOp::Get, at) => return at.map(|i| entries[i].1.clone()),
-            (StorageOp::Put(value), Some(i)) => entries[i].1 = value.to_owned(),
-            (StorageOp::Put(value), None) => entries.push((key.to_owned(), value.to_owned())),
-            (StorageOp::Delete, Some(i)) => {
-                entries.swap_remove(i);
-            }
-            (StorageOp::Delete, None) => {}
-        }
-        None
+    pub fn get_now(&self, key: &str) -> Option<String> {
+        self.0.borrow().get(key).cloned()
+    }
+
+    pub fn put_now(&self, key: &str, value: &str) {
+        self.0.borrow_mut().insert(key.to_owned(), value.to_owned());
+    }
+
+    pub fn delete_now(&self, key: &str) {
+        self.0.borrow_mut().remove(key);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.borrow().is_empty()
     }
 }
 
 impl OutboxStorage for MemoryStorage {
-    async fn apply(&self, key: &str, op: StorageOp<'_>) -> Result<Option<String>, Error> {
-        Ok(self.apply_now(key, op))
+    async fn get(&self, key: &str) -> Result<Option<String>, Error> {
+        Ok(self.get_now(key))
+    }
+
+    async fn put(&self, key: &str, value: &str) -> Result<(), Error> {
+        self.put_now(key, value);
+        Ok(())
+    }
+
+    async fn delete(&self, key: &str) -> Result<(), Error> {
+        self.delete_now(key);
+        Ok(())
     }
 }
 
@@ -175,7 +182,7 @@ impl<S: OutboxStorage> Outbox<S> {
     }
 
     pub async fn writes(&self) -> Result<Vec<PendingWrite>, Error> {
-        match self.storage.apply(&self.key, StorageOp::Get).await? {
+        match self.storage.get(&self.key).await? {
             None => Ok(Vec::new()),
             Some(text) => decode(&text).ok_or_else(|| {
                 Error::new(
@@ -222,12 +229,11 @@ impl<S: OutboxStorage> Outbox<S> {
             },
             Change::Remove(key) => writes.retain(|w| w.idempotency_key != key),
         }
-        let text = (!writes.is_empty()).then(|| encode(&writes));
-        let op = match &text {
-            Some(text) => StorageOp::Put(text),
-            None => StorageOp::Delete,
-        };
-        self.storage.apply(&self.key, op).await?;
+        if writes.is_empty() {
+            self.storage.delete(&self.key).await?;
+        } else {
+            self.storage.put(&self.key, &encode(&writes)).await?;
+        }
         Ok(writes.len())
     }
 }
@@ -279,10 +285,7 @@ mod tests {
             .is_empty());
         now(b.remove("k1")).unwrap();
         now(b.remove("k2")).unwrap();
-        assert!(
-            storage.0.borrow().is_empty(),
-            "an empty queue leaves no key"
-        );
+        assert!(storage.is_empty(), "an empty queue leaves no key");
     }
 
     #[test]
@@ -297,7 +300,7 @@ mod tests {
     fn an_unreadable_queue_is_a_typed_error() {
         let storage = MemoryStorage::default();
         let outbox = Outbox::new(storage.clone(), "c1");
-        storage.apply_now(outbox.storage_key(), StorageOp::Put("{not json"));
+        storage.put_now(outbox.storage_key(), "{not json");
         let e = now(outbox.writes()).unwrap_err();
         assert_eq!(e.code, ErrorCode::OutboxStorage);
     }
