@@ -177,6 +177,11 @@ fn turn(agent: &TestAgent, llm: &FreshLlm, message: &str, options: TurnOptions) 
     block_on(agent.turn(message.into(), llm, options)).unwrap()
 }
 
+/// Turn 1 from a fresh agent with its own outbox (a new process, a retried Worker request).
+fn fresh_turn(w: &World, llm: &FreshLlm, options: TurnOptions) -> TurnResult {
+    turn(&w.agent(MemoryStorage::default()), llm, MESSAGE, options)
+}
+
 fn turn_one() -> TurnOptions {
     TurnOptions {
         turn_number: Some(1),
@@ -203,12 +208,7 @@ fn a_replay_from_a_fresh_agent_returns_the_stored_reply_without_calling_the_llm(
     let w = World::new("acme-support");
     let acme = seed(&w.store, "company", "Acme Corp");
     let llm = FreshLlm::default();
-    let first = turn(
-        &w.agent(MemoryStorage::default()),
-        &llm,
-        MESSAGE,
-        turn_one(),
-    );
+    let first = fresh_turn(&w, &llm, turn_one());
     assert_eq!(llm.calls.get(), 1);
     assert_eq!(first.retrieved_entity_ids, vec![acme.clone()]);
     let before = w.messages();
@@ -271,12 +271,7 @@ fn a_first_run_that_died_before_its_reply_was_stored_is_answered_once_by_the_rep
     );
     drop(first); // …which dies with it
 
-    let again = turn(
-        &w.agent(MemoryStorage::default()),
-        &llm,
-        MESSAGE,
-        turn_one(),
-    );
+    let again = fresh_turn(&w, &llm, turn_one());
     assert_eq!(llm.calls.get(), 2, "the replay asks the LLM once");
     assert!(again.replayed.user);
     assert!(!again.replayed.assistant && !again.pending.assistant);
@@ -320,28 +315,13 @@ fn regenerate_stores_the_next_revision_and_calls_the_llm() {
     let w = World::new("acme-support");
     seed(&w.store, "company", "Acme Corp");
     let llm = FreshLlm::default();
-    let first = turn(
-        &w.agent(MemoryStorage::default()),
-        &llm,
-        MESSAGE,
-        turn_one(),
-    );
+    let first = fresh_turn(&w, &llm, turn_one());
     let regenerate = || TurnOptions {
         regenerate: true,
         ..turn_one()
     };
-    let second = turn(
-        &w.agent(MemoryStorage::default()),
-        &llm,
-        MESSAGE,
-        regenerate(),
-    );
-    let third = turn(
-        &w.agent(MemoryStorage::default()),
-        &llm,
-        MESSAGE,
-        regenerate(),
-    );
+    let second = fresh_turn(&w, &llm, regenerate());
+    let third = fresh_turn(&w, &llm, regenerate());
     assert_eq!(llm.calls.get(), 3);
     assert_ne!(second.assistant_message, first.assistant_message);
     assert_eq!(
@@ -356,12 +336,7 @@ fn regenerate_stores_the_next_revision_and_calls_the_llm() {
     );
     assert_eq!(messages[1].2, 3, "three revisions, three observations");
     // and a plain replay now returns the newest revision without calling the LLM
-    let replay = turn(
-        &w.agent(MemoryStorage::default()),
-        &llm,
-        MESSAGE,
-        turn_one(),
-    );
+    let replay = fresh_turn(&w, &llm, turn_one());
     assert_eq!(llm.calls.get(), 3);
     assert_eq!(replay.assistant_message, third.assistant_message);
 
@@ -384,12 +359,7 @@ fn a_queued_write_another_instance_superseded_leaves_the_outbox_with_a_trace() {
     let (first, _) = reply_left_queued(&w, &llm, MemoryStorage::default());
 
     // another instance (its own outbox) replays the turn and stores its own reply
-    let other = turn(
-        &w.agent(MemoryStorage::default()),
-        &llm,
-        MESSAGE,
-        turn_one(),
-    );
+    let other = fresh_turn(&w, &llm, turn_one());
     assert_eq!(llm.calls.get(), 2);
     first.transport().fault.set(StoreFault::None);
     let flushed = block_on(first.flush()).unwrap();
