@@ -586,3 +586,28 @@ fn concurrent_turns_after_an_outage_leave_nothing_waiting() {
     keys.dedup();
     assert_eq!(keys.len(), 6);
 }
+
+#[test]
+fn an_unreadable_answer_while_flushing_keeps_the_write_for_the_next_pass() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
+    turn_during_an_outage(&agent, "hello", "t1");
+    // the flush's one attempt is stored by the server, but its answer is cut short
+    agent
+        .transport()
+        .script
+        .borrow_mut()
+        .push_back(Fault::Garbled);
+    let r = block_on(agent.flush()).unwrap();
+    assert!(r.failed.is_empty(), "not dropped: {:?}", r.failed);
+    assert_eq!((r.flushed, r.pending), (0, 2));
+    let r = block_on(agent.flush()).unwrap();
+    assert_eq!((r.flushed, r.pending), (2, 0));
+    assert_eq!(
+        s.messages(),
+        vec![
+            ("user".to_owned(), "hello".to_owned()),
+            ("assistant".to_owned(), "About hello: Acme Corp.".to_owned())
+        ]
+    );
+}

@@ -1136,7 +1136,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                     }
                     Ok(outcome.replayed)
                 }
-                Err(e) if is_deferrable(&e) => {
+                // An unreadable 2xx may follow a write that happened (or not): a queued write is
+                // never dropped for it; a later pass sends it again and the answer tells.
+                Err(e) if is_deferrable(&e) || e.code == ErrorCode::InvalidResponse => {
                     self.drain.retry_after_ms.set(e.retry_after_ms);
                     result.pending = queued;
                     return Ok(());

@@ -1,12 +1,15 @@
-//! `fetch` to a real Neotoma (or a same-origin proxy in front of one).
+//! POST to a real Neotoma (or a same-origin proxy in front of one): gloo-net builds the request
+//! and wraps the answer; ours are the timeout, Retry-After, the token's redaction, error bodies
+//! that are not JSON, and the `fetch` call itself with the body read (see [`send`], [`text`]).
 
 use std::cell::Cell;
 use std::rc::Rc;
 
-use js_sys::{Object, Promise, Reflect};
+use gloo_net::http::{Request, Response};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, AbortSignal, Request, Response};
+use web_sys::AbortController;
 
 use super::js_json::error_text;
 use super::Transport;
@@ -84,31 +87,23 @@ impl HttpTransport {
             }
         };
 
-        let request = new_request(
-            &url,
-            self.token.as_deref(),
-            &json::to_string(body),
-            controller.as_ref().map(|c| c.signal()),
-        )
-        .map_err(|e| fail("could not build the request", error_text(&e)))?;
-        let response = JsFuture::from(fetch_with_request(&request))
-            .await
-            .map_err(|e| fail("request failed", error_text(&e)))?
-            .dyn_into::<Response>()
-            .map_err(|_| {
-                fail(
-                    "request failed",
-                    "fetch did not resolve to a Response".into(),
-                )
-            })?;
-        let status = response.status();
-        let text = match response.text() {
-            Ok(promise) => JsFuture::from(promise).await,
-            Err(e) => Err(e),
+        let mut request = Request::post(&url).header("Content-Type", "application/json");
+        if let Some(token) = &self.token {
+            request = request.header("Authorization", &format!("Bearer {token}"));
         }
-        .map_err(|e| fail("reading the answer failed", error_text(&e)))?
-        .as_string()
-        .unwrap_or_default();
+        let signal = controller.as_ref().map(AbortController::signal);
+        // Fails on a URL the host cannot resolve (e.g. a path outside a page); gloo-net's error
+        // is the JS error's `toString()`, which names the URL.
+        let request = request
+            .abort_signal(signal.as_ref())
+            .body(json::to_string(body))
+            .map_err(|e| fail("could not build the request", e.to_string()))?;
+        let response = send(request).await.map_err(|e| fail("request failed", e))?;
+        let status = response.status();
+        let retry_after = response.headers().get("retry-after");
+        let text = text(response)
+            .await
+            .map_err(|e| fail("reading the answer failed", e))?;
         abort_on_drop.0 = None;
         let failed = !(200..300).contains(&status);
         // An error page may echo the request's headers: the token never goes into an error.
@@ -120,7 +115,6 @@ impl HttpTransport {
         let parsed = json::from_str(&text).unwrap_or(Value::String(text));
         if failed {
             let mut error = Error::from_http(path, status, parsed);
-            let retry_after = response.headers().get("retry-after").ok().flatten();
             error.retry_after_ms = retry_after.and_then(|h| {
                 let date = js_sys::Date::parse(&h);
                 retry_after_ms(&h, date.is_finite().then_some(date), js_sys::Date::now())
@@ -143,36 +137,39 @@ impl Drop for AbortOnDrop {
 
 #[wasm_bindgen]
 extern "C" {
-    // The global `fetch`, called as a plain function: workerd rejects `fetch` called with a
-    // `this` other than globalThis (e.g. `window.fetch` bound elsewhere).
+    // The global `fetch`, called as a plain function (`this` is undefined, so globalThis):
+    // workerd rejects `fetch` called with another `this` (e.g. `window.fetch` bound elsewhere).
+    // gloo-net 0.7 binds `fetch` the same way.
     #[wasm_bindgen(js_name = fetch)]
-    fn fetch_with_request(request: &Request) -> Promise;
+    fn fetch_with_request(request: &web_sys::Request) -> Promise;
 }
 
-/// `new Request(url, { method: "POST", headers, body, signal })`; throws on a URL the host
-/// cannot resolve (e.g. a path outside a page).
-fn new_request(
-    url: &str,
-    token: Option<&str>,
-    body: &str,
-    signal: Option<AbortSignal>,
-) -> Result<Request, JsValue> {
-    let set = |target: &Object, key: &str, value: &JsValue| {
-        let _ = Reflect::set(target, &JsValue::from_str(key), value);
-    };
-    let headers = Object::new();
-    set(&headers, "Content-Type", &"application/json".into());
-    if let Some(token) = token {
-        set(&headers, "Authorization", &format!("Bearer {token}").into());
-    }
-    let init = Object::new();
-    set(&init, "method", &"POST".into());
-    set(&init, "headers", &headers);
-    set(&init, "body", &body.into());
-    if let Some(signal) = signal {
-        set(&init, "signal", &signal);
-    }
-    Request::new_with_str_and_init(url, init.unchecked_ref())
+/// `fetch(request)`. Not gloo-net's `Request::send`, whose error keeps only the rejection's
+/// `toString()`: Node's "TypeError: fetch failed" says why (ECONNREFUSED, a DNS failure, …)
+/// only in its `cause`, which [`error_text`] keeps. `send` also panics (a trap, with
+/// `panic = "abort"`) on a rejection that is not an `Error` or an answer that is not a
+/// `Response`, both possible with a host's own `fetch` wrapper.
+async fn send(request: Request) -> Result<Response, String> {
+    let answer = JsFuture::from(fetch_with_request(&request.into()))
+        .await
+        .map_err(|e| error_text(&e))?;
+    answer
+        .dyn_into::<web_sys::Response>()
+        .map(Response::from)
+        .map_err(|_| "fetch did not resolve to a Response".into())
+}
+
+/// The answer's body as text. Not gloo-net's `Response::text`, for the same reasons as in
+/// [`send`]: a body cut mid-way reads "TypeError: terminated" there, without the cause
+/// ("other side closed").
+async fn text(response: Response) -> Result<String, String> {
+    let text = web_sys::Response::from(response)
+        .text()
+        .map(JsFuture::from)
+        .map_err(|e| error_text(&e))?
+        .await
+        .map_err(|e| error_text(&e))?;
+    Ok(text.as_string().unwrap_or_default())
 }
 
 impl Transport for HttpTransport {
