@@ -42,6 +42,24 @@ pub fn idempotency_key(conversation_id: &str, turn_id: &str, role: Role) -> Stri
     )
 }
 
+/// The key of revision `n` of a message stored under `key`: `key` itself for the first, else
+/// `{key}-v{n}` (a deliberate regeneration gets its own key, so the store replaces the text).
+pub fn revision_key(key: &str, n: u32) -> String {
+    if n > 1 {
+        format!("{key}-v{n}")
+    } else {
+        key.to_owned()
+    }
+}
+
+/// Which revision of its message a key of [`revision_key`]'s shape stands for (1 when it has
+/// no `-turn-v{n}` ending).
+pub fn revision_of(key: &str) -> u32 {
+    key.rsplit_once("-turn-v")
+        .and_then(|(_, n)| n.parse().ok())
+        .unwrap_or(1)
+}
+
 /// Formats 16 random bytes as an RFC 4122 version-4 UUID (version and variant bits set).
 pub fn uuid_v4(random: [u8; 16]) -> String {
     uuid::Builder::from_random_bytes(random)
@@ -52,6 +70,20 @@ pub fn uuid_v4(random: [u8; 16]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn revisions_round_trip_through_their_keys() {
+        let key = idempotency_key("c-v2", "t-v3", Role::Assistant);
+        assert_eq!(revision_key(&key, 1), key);
+        assert_eq!(
+            revision_of(&key),
+            1,
+            "ids that contain -v are not revisions"
+        );
+        for n in [2, 3, 17] {
+            assert_eq!(revision_of(&revision_key(&key, n)), n);
+        }
+    }
 
     #[test]
     fn keys_have_the_upstream_shapes() {

@@ -14,6 +14,7 @@ use std::future::Future;
 use std::rc::Rc;
 
 use super::error::{Error, ErrorCode};
+use super::keys::revision_of;
 use crate::json;
 use crate::json::{Map, Value};
 
@@ -108,10 +109,7 @@ impl PendingWrite {
 
     /// Which revision of its message the write is: 1, or n for a `…-vn` key (a regeneration).
     pub fn revision(&self) -> u32 {
-        self.idempotency_key
-            .rsplit_once("-turn-v")
-            .and_then(|(_, n)| n.parse().ok())
-            .unwrap_or(1)
+        revision_of(&self.idempotency_key)
     }
 
     pub fn from_json(v: &Value) -> Option<PendingWrite> {

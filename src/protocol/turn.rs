@@ -34,7 +34,7 @@ use futures_util::future::{select, Either};
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
 use super::identifiers::extract_identifiers;
-use super::keys::{turn_key, Role};
+use super::keys::{revision_key, turn_key, Role};
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
     check_extra, refers_to_request, retrieve_by_name_request, retrieve_request,
@@ -832,17 +832,14 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// The store request for one message, as the outbox would keep it.
     fn pending_write(&self, message: &Message<'_>, revision: Option<u32>) -> PendingWrite {
         let mut body = store_message_request(&self.config.conversation, message);
-        if let Some(n) = revision.filter(|n| *n > 1) {
-            // A deliberate regeneration: its own key, so the store replaces the text (10a).
-            if let Some(Value::String(key)) = body.get_mut("idempotency_key") {
-                key.push_str(&format!("-v{n}"));
-            }
+        // a deliberate regeneration: its own key, so the store replaces the text (10a)
+        let base = body["idempotency_key"].as_str().unwrap_or_default();
+        let key = revision_key(base, revision.unwrap_or(1));
+        if let Some(map) = body.as_object_mut() {
+            map.insert("idempotency_key".into(), Value::from(key.as_str()));
         }
         PendingWrite {
-            idempotency_key: body["idempotency_key"]
-                .as_str()
-                .unwrap_or_default()
-                .to_owned(),
+            idempotency_key: key,
             turn_id: message.turn_id.to_owned(),
             role: message.role.as_str().to_owned(),
             turn_key: turn_key(self.conversation_id(), message.turn_id, message.role),
