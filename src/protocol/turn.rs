@@ -1007,11 +1007,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         loop {
             self.flush_idle().await;
             let pass = self.flush_pass(&RetryPolicy::none()).await?;
-            if pass.flushed == 0 {
-                blocked_passes += 1;
-            } else {
-                blocked_passes = 0;
-            }
+            blocked_passes = blocked_after(blocked_passes, pass.flushed);
             total.flushed += pass.flushed;
             total.failed.extend(pass.failed);
             total.superseded.extend(pass.superseded);
@@ -1051,11 +1047,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             // an unreadable storage: try again later, as for a server that cannot take it
             Err(_) => (0, 0, 0, 1),
         };
-        let blocked = if flushed == 0 {
-            self.drain.blocked_passes.get().saturating_add(1)
-        } else {
-            0
-        };
+        let blocked = blocked_after(self.drain.blocked_passes.get(), flushed);
         self.drain.blocked_passes.set(blocked);
         let next_attempt_ms = (pending > 0).then(|| self.drain_delay(blocked));
         if next_attempt_ms.is_none() {
@@ -1154,39 +1146,34 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                         pending,
                     });
                 }
-                Err(e) if e.code == ErrorCode::IdempotencyMismatch => {
-                    let (code, message) = error_fields(&e);
-                    self.emit(AgentEvent::WriteSuperseded {
-                        turn_id: write.turn_id.clone(),
-                        role: write.role.clone(),
-                        idempotency_key: write.idempotency_key.clone(),
-                        message: message.clone(),
-                    });
-                    result.superseded.push(FailedWrite {
-                        idempotency_key: write.idempotency_key,
-                        turn_id: write.turn_id,
-                        role: write.role,
-                        code,
-                        message,
-                    });
-                }
                 Err(e) => {
                     let (code, message) = error_fields(&e);
-                    self.emit(AgentEvent::WriteFailed {
-                        turn_id: write.turn_id.clone(),
-                        role: write.role.clone(),
-                        idempotency_key: write.idempotency_key.clone(),
-                        code,
-                        message: message.clone(),
-                        status: e.status,
-                    });
-                    result.failed.push(FailedWrite {
+                    let dropped = FailedWrite {
                         idempotency_key: write.idempotency_key,
                         turn_id: write.turn_id,
                         role: write.role,
                         code,
                         message,
-                    });
+                    };
+                    if e.code == ErrorCode::IdempotencyMismatch {
+                        self.emit(AgentEvent::WriteSuperseded {
+                            turn_id: dropped.turn_id.clone(),
+                            role: dropped.role.clone(),
+                            idempotency_key: dropped.idempotency_key.clone(),
+                            message: dropped.message.clone(),
+                        });
+                        result.superseded.push(dropped);
+                    } else {
+                        self.emit(AgentEvent::WriteFailed {
+                            turn_id: dropped.turn_id.clone(),
+                            role: dropped.role.clone(),
+                            idempotency_key: dropped.idempotency_key.clone(),
+                            code,
+                            message: dropped.message.clone(),
+                            status: e.status,
+                        });
+                        result.failed.push(dropped);
+                    }
                 }
             }
         }
@@ -1322,6 +1309,15 @@ fn refers_to_targets(body: &Value) -> Vec<&str> {
         }
     }
     targets
+}
+
+/// Outbox passes in a row that sent nothing, after one that sent `flushed` writes.
+fn blocked_after(blocked_passes: u32, flushed: usize) -> u32 {
+    if flushed == 0 {
+        blocked_passes.saturating_add(1)
+    } else {
+        0
+    }
 }
 
 /// The store warning for REFERS_TO edges that could not be re-created.
