@@ -22,7 +22,9 @@ use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
 use neotoma_agent_wasm::transport::Transport;
 
 mod common;
-use common::{block_on, event_type, outbound, seed, turn_opts, yield_once, TestRuntime};
+use common::{
+    assert_same_turn, block_on, event_type, outbound, seed, turn_opts, yield_once, TestRuntime,
+};
 
 /// What a `/store` meets.
 #[derive(Clone, Copy, PartialEq)]
@@ -221,12 +223,7 @@ fn a_replay_from_a_fresh_agent_returns_the_stored_reply_without_calling_the_llm(
         vec![first.assistant_message.clone()]
     );
     assert_eq!(again.assistant_message, first.assistant_message);
-    assert_eq!(again.user_message_entity_id, first.user_message_entity_id);
-    assert_eq!(
-        again.assistant_message_entity_id,
-        first.assistant_message_entity_id
-    );
-    assert_eq!(again.conversation_entity_id, first.conversation_entity_id);
+    assert_same_turn(&again, &first);
     assert_eq!(
         (again.replayed.user, again.replayed.assistant),
         (true, true)

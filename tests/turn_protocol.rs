@@ -19,7 +19,7 @@ use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
 use neotoma_agent_wasm::transport::Transport;
 
 mod common;
-use common::{block_on, outbound, seed, turn_opts, yield_once, TestRuntime};
+use common::{assert_same_turn, block_on, outbound, seed, turn_opts, yield_once, TestRuntime};
 
 /// The embedded store, with a log of calls and lookups that can fail or never answer.
 struct Observed {
@@ -242,16 +242,7 @@ fn a_replayed_turn_writes_nothing_and_returns_the_same_ids() {
     let count = fx.store.borrow().entity_count();
     let again = block_on(agent.turn(MESSAGE.into(), &NamingLlm, turn_opts("t1"))).unwrap();
     assert_eq!(fx.store.borrow().entity_count(), count);
-    assert_eq!(again.user_message_entity_id, first.user_message_entity_id);
-    assert_eq!(
-        again.assistant_message_entity_id,
-        first.assistant_message_entity_id
-    );
-    assert_eq!(again.conversation_entity_id, first.conversation_entity_id);
-    assert_eq!(
-        again.turn_number, first.turn_number,
-        "a replay keeps its turn number"
-    );
+    assert_same_turn(&again, &first);
     assert!(again.replayed.user && again.replayed.assistant);
     assert!(!first.replayed.user && !first.replayed.assistant);
 }

@@ -11,7 +11,7 @@ use std::task::{Context, Poll, Waker};
 use neotoma_agent_wasm::json;
 
 use neotoma_agent_wasm::protocol::events::AgentEvent;
-use neotoma_agent_wasm::protocol::turn::{Runtime, TurnOptions};
+use neotoma_agent_wasm::protocol::turn::{Runtime, TurnOptions, TurnResult};
 use neotoma_agent_wasm::store::EmbeddedStore;
 
 /// Everything here completes without real waiting, so polling in a loop is a full executor.
@@ -137,4 +137,19 @@ pub fn event_type(event: &AgentEvent) -> &'static str {
         AgentEvent::WriteSuperseded { .. } => "writeSuperseded",
         AgentEvent::Drain { .. } => "drain",
     }
+}
+
+/// A replay landed on the first run's entities: the same turn, conversation and messages.
+pub fn assert_same_turn(again: &TurnResult, first: &TurnResult) {
+    assert_eq!(again.turn_id, first.turn_id);
+    assert_eq!(
+        again.turn_number, first.turn_number,
+        "a replay keeps its number"
+    );
+    assert_eq!(again.conversation_entity_id, first.conversation_entity_id);
+    assert_eq!(again.user_message_entity_id, first.user_message_entity_id);
+    assert_eq!(
+        again.assistant_message_entity_id,
+        first.assistant_message_entity_id
+    );
 }
