@@ -48,7 +48,7 @@ use super::retry::{is_deferrable, RetryPolicy};
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
 use crate::json;
 use crate::json::{Map, Value};
-use crate::transport::Transport;
+use crate::transport::{Call, Transport};
 
 /// Default number of entities kept per turn (and of lookups made).
 pub const DEFAULT_RETRIEVAL_LIMIT: usize = 8;
@@ -267,20 +267,21 @@ pub struct FailedWrite {
     pub message: String,
 }
 
-/// The three requests the protocol makes (a store with the turn key its answer must hold).
+/// A request of the protocol: a [`Call`], and for a message store the turn key its answer must
+/// hold.
 #[derive(Clone, Copy)]
-enum Call<'a> {
+enum Request<'a> {
     Store(&'a str),
     Retrieve,
     CreateRelationships,
 }
 
-impl Call<'_> {
-    fn path(self) -> &'static str {
+impl Request<'_> {
+    fn call(self) -> Call {
         match self {
-            Call::Store(_) => "/store",
-            Call::Retrieve => "/retrieve_entity_by_identifier",
-            Call::CreateRelationships => "/create_relationships",
+            Request::Store(_) => Call::Store,
+            Request::Retrieve => Call::RetrieveEntityByIdentifier,
+            Request::CreateRelationships => Call::CreateRelationships,
         }
     }
 }
@@ -488,13 +489,19 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// at most one extra request per identifier, and only then.
     async fn look_up(&self, identifier: &str) -> Vec<RetrievedEntity> {
         let body = retrieve_request(identifier, HITS_PER_LOOKUP);
-        let Ok(answer) = self.send(Call::Retrieve, &body, &self.config.retry).await else {
+        let Ok(answer) = self
+            .send(Request::Retrieve, &body, &self.config.retry)
+            .await
+        else {
             return Vec::new();
         };
         let mut found = parse_retrieve_response(&answer, identifier);
         if crowded_out(&answer, HITS_PER_LOOKUP as usize) {
             let body = retrieve_by_name_request(identifier, HITS_PER_LOOKUP);
-            if let Ok(by_name) = self.send(Call::Retrieve, &body, &self.config.retry).await {
+            if let Ok(by_name) = self
+                .send(Request::Retrieve, &body, &self.config.retry)
+                .await
+            {
                 for entity in parse_retrieve_response(&by_name, identifier) {
                     if !found.iter().any(|f| f.id == entity.id) {
                         found.push(entity);
@@ -683,7 +690,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }
         let body = stored_message_request(&key);
         let answer = self
-            .send(Call::Retrieve, &body, &self.config.retry)
+            .send(Request::Retrieve, &body, &self.config.retry)
             .await
             .ok()?;
         let found = parse_stored_message(&answer, &key)?;
@@ -722,7 +729,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         {
             let repair = refers_to_request(id, &refers_to);
             let repaired = self
-                .send(Call::CreateRelationships, &repair, &self.config.retry)
+                .send(Request::CreateRelationships, &repair, &self.config.retry)
                 .await;
             if let Err(e) = repaired {
                 let then = if self.config.outbox_enabled {
@@ -881,7 +888,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }
         let sent = self
             .send(
-                Call::Store(&write.turn_key),
+                Request::Store(&write.turn_key),
                 &write.body,
                 &self.config.retry,
             )
@@ -925,7 +932,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }
         let repair = refers_to_request(&outcome.message_entity_id, &write.refers_to);
         let repaired = self
-            .send(Call::CreateRelationships, &repair, &self.config.retry)
+            .send(Request::CreateRelationships, &repair, &self.config.retry)
             .await;
         if let Err(e) = &repaired {
             outcome.warnings.push(repair_failed(
@@ -1110,7 +1117,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 return Ok(());
             };
             let sent = self
-                .send(Call::Store(&write.turn_key), &write.body, retry)
+                .send(Request::Store(&write.turn_key), &write.body, retry)
                 .await;
             // Ok(replayed) when stored, Err when refused on its merits: either way it leaves
             // the outbox (one `remove` await for both).
@@ -1184,7 +1191,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// the three calls, not a generic: in wasm each instantiation of an async fn costs kilobytes.)
     async fn send(
         &self,
-        call: Call<'_>,
+        request: Request<'_>,
         body: &Value,
         policy: &RetryPolicy,
     ) -> Result<Value, Error> {
@@ -1193,13 +1200,17 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         loop {
             // Boxed: one await for the three calls (and, where the transport gives the three
             // one future type, one copy of its state machine).
-            let request: Pin<Box<dyn Future<Output = Result<Value, Error>> + '_>> = match call {
-                Call::Store(_) => Box::pin(self.transport.store(body)),
-                Call::Retrieve => Box::pin(self.transport.retrieve_entity_by_identifier(body)),
+            let sent: Pin<Box<dyn Future<Output = Result<Value, Error>> + '_>> = match request
+                .call()
+            {
+                Call::Store => Box::pin(self.transport.store(body)),
+                Call::RetrieveEntityByIdentifier => {
+                    Box::pin(self.transport.retrieve_entity_by_identifier(body))
+                }
                 Call::CreateRelationships => Box::pin(self.transport.create_relationships(body)),
             };
-            let attempt = request.await.and_then(|answer| {
-                if let Call::Store(turn_key) = call {
+            let attempt = sent.await.and_then(|answer| {
+                if let Request::Store(turn_key) = request {
                     // A 2xx we cannot read (cut short, HTML) may follow a write that happened:
                     // it is retried like a lost answer, and the replay's answer tells.
                     parse_store_response(&answer, self.conversation_id(), turn_key)?;
@@ -1218,7 +1229,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 return Err(error);
             };
             self.emit(AgentEvent::Retry {
-                path: call.path(),
+                path: request.call().path(),
                 attempt: failed,
                 delay_ms,
                 code: error.code.as_str(),

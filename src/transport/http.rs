@@ -12,7 +12,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortController;
 
 use super::js_json::error_text;
-use super::Transport;
+use super::{Call, Transport};
 use crate::json::{self, Value};
 use crate::platform::Timeout;
 use crate::protocol::error::{Error, ErrorCode};
@@ -174,14 +174,15 @@ async fn text(response: Response) -> Result<String, String> {
 
 impl Transport for HttpTransport {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
-        self.post("/store", body).await
+        self.post(Call::Store.path(), body).await
     }
 
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        self.post("/retrieve_entity_by_identifier", body).await
+        self.post(Call::RetrieveEntityByIdentifier.path(), body)
+            .await
     }
 
     async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
-        self.post("/create_relationships", body).await
+        self.post(Call::CreateRelationships.path(), body).await
     }
 }
