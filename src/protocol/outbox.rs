@@ -16,7 +16,7 @@ use std::rc::Rc;
 use super::error::{Error, ErrorCode};
 use super::keys::revision_of;
 use crate::json;
-use crate::json::{Map, Value};
+use crate::json::Value;
 
 /// One `/store` waiting to be sent. Stored and shown to JS as camelCase JSON.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,11 +114,12 @@ impl PendingWrite {
 
     pub fn from_json(v: &Value) -> Option<PendingWrite> {
         let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
-        // plain loops, not `collect::<Option<_>>()`: its adapter is a sizeable instantiation
-        let mut refers_to = Vec::new();
-        for target in v.get("refersTo")?.as_array()? {
-            refers_to.push(target.as_str()?.to_owned());
-        }
+        let refers_to = v
+            .get("refersTo")?
+            .as_array()?
+            .iter()
+            .map(|target| target.as_str().map(str::to_owned))
+            .collect::<Option<_>>()?;
         Some(PendingWrite {
             idempotency_key: text("idempotencyKey")?,
             turn_id: text("turnId")?,
@@ -131,21 +132,14 @@ impl PendingWrite {
     }
 }
 
-/// The writes as a JSON array (a loop: `map(..).collect()` is an instantiation of its own).
+/// The writes as a JSON array.
 pub fn writes_json(writes: &[PendingWrite]) -> Value {
-    let mut out = Vec::with_capacity(writes.len());
-    for write in writes {
-        out.push(write.to_json());
-    }
-    Value::Array(out)
+    Value::Array(writes.iter().map(PendingWrite::to_json).collect())
 }
 
 /// `{"v":1,"writes":[…]}`: the stored form of a queue.
 fn encode(writes: &[PendingWrite]) -> String {
-    let mut stored = Map::new();
-    stored.insert("v".into(), 1.into());
-    stored.insert("writes".into(), writes_json(writes));
-    crate::json::to_string(&Value::Object(stored))
+    json::to_string(&json!({ "v": 1, "writes": writes_json(writes) }))
 }
 
 fn decode(text: &str) -> Option<Vec<PendingWrite>> {
@@ -153,11 +147,12 @@ fn decode(text: &str) -> Option<Vec<PendingWrite>> {
     if stored.get("v")?.as_u64()? != 1 {
         return None;
     }
-    let mut writes = Vec::new();
-    for write in stored.get("writes")?.as_array()? {
-        writes.push(PendingWrite::from_json(write)?);
-    }
-    Some(writes)
+    stored
+        .get("writes")?
+        .as_array()?
+        .iter()
+        .map(PendingWrite::from_json)
+        .collect()
 }
 
 /// One conversation's queue on a storage. Every operation reads the stored queue afresh, so

@@ -321,8 +321,8 @@ struct OpenedTurn {
     retrieved: Vec<RetrievedEntity>,
 }
 
-/// The turns an agent remembers, oldest first. A list, not a map: at most `REMEMBERED_TURNS`
-/// entries, looked up once or twice a turn, and no hash table instantiation in the wasm for it.
+/// The turns an agent remembers, oldest first (the order forgetting needs): at most
+/// `REMEMBERED_TURNS` entries, looked up once or twice a turn.
 #[derive(Default)]
 struct TurnLog {
     last_number: u32,
@@ -1187,8 +1187,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     }
 
     /// One request: sent until it succeeds, fails in a way a retry cannot cure, or `policy`
-    /// runs out. Every attempt sends the same body: the caller built it once. (One function for
-    /// the three calls, not a generic: in wasm each instantiation of an async fn costs kilobytes.)
+    /// runs out. Every attempt sends the same body: the caller built it once.
     async fn send(
         &self,
         request: Request<'_>,
