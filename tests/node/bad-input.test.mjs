@@ -23,7 +23,7 @@ import {
   createNeotomaProxy,
 } from 'neotoma-agent-wasm';
 import { htmlErrorPage } from '../server/neotoma-server.mjs';
-import { startTestServer, seedStandard, graphState, turnIndex, randomId, randomToken } from '../server/harness.mjs';
+import { startTestServer, seedStandard, graphState, turnIndex, randomId, randomToken, rejectionOf } from '../server/harness.mjs';
 
 const README = new URL('../../README.md', import.meta.url);
 
@@ -95,14 +95,6 @@ function thrownBy(fn) {
   assert.fail('expected a throw, got none');
 }
 
-async function rejectionOf(promise) {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected a rejection, got a result');
-}
 
 /** Every textual view of an error a caller might log. */
 function errorTexts(err) {

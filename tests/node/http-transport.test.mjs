@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 
 import { NeotomaAgent } from 'neotoma-agent-wasm';
-import { startTestServer, randomId, httpAgent } from '../server/harness.mjs';
+import { startTestServer, randomId, httpAgent, rejectionOf } from '../server/harness.mjs';
 
 /** Errors surface as they are: one attempt, no outbox. No identifiers: the turn's first request is the user /store. */
 const STRICT = { retry: false, outbox: false, identifierExtractor: () => [] };
@@ -55,14 +55,6 @@ async function rawServer(answer) {
   };
 }
 
-async function rejectionOf(promise) {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected a rejection');
-}
 
 test('the request: POST to the exact path, JSON content type, the bearer token, the JSON body', { timeout: 10_000 }, async () => {
   const seen = [];

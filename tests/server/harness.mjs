@@ -1,6 +1,7 @@
 // Test-side helpers for talking to the local Neotoma-shaped server (tests/server/neotoma-server.mjs)
 // directly over HTTP: seeding, reading back the graph, comparing graph states.
 
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { NeotomaAgent } from 'neotoma-agent-wasm';
 import { startServer } from './neotoma-server.mjs';
@@ -168,4 +169,14 @@ export function recordingStorage() {
       map.delete(key);
     },
   };
+}
+
+/** The error `promise` rejects with (the test fails if it resolves). */
+export async function rejectionOf(promise) {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  assert.fail('expected a rejection, got a result');
 }
