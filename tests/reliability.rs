@@ -47,6 +47,13 @@ struct Faulty {
     stores: RefCell<Vec<Value>>,
 }
 
+impl Faulty {
+    /// What a later `/store` meets, after those already scripted.
+    fn then(&self, fault: Fault) {
+        self.script.borrow_mut().push_back(fault);
+    }
+}
+
 impl Transport for Faulty {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
         self.stores.borrow_mut().push(body.clone());
@@ -390,11 +397,7 @@ fn a_write_refused_on_its_merits_is_dropped_and_reported() {
     let s = Setup::new();
     let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
     turn_during_an_outage(&agent, "one", "t1");
-    agent
-        .transport()
-        .script
-        .borrow_mut()
-        .push_back(Fault::Http(400, None));
+    agent.transport().then(Fault::Http(400, None));
     let flushed = block_on(agent.flush()).unwrap();
     assert_eq!((flushed.flushed, flushed.pending), (1, 0));
     assert_eq!(flushed.failed.len(), 1);
@@ -593,11 +596,7 @@ fn an_unreadable_answer_while_flushing_keeps_the_write_for_the_next_pass() {
     let agent = s.agent(vec![], |c| c.retry = RetryPolicy::none());
     turn_during_an_outage(&agent, "hello", "t1");
     // the flush's one attempt is stored by the server, but its answer is cut short
-    agent
-        .transport()
-        .script
-        .borrow_mut()
-        .push_back(Fault::Garbled);
+    agent.transport().then(Fault::Garbled);
     let r = block_on(agent.flush()).unwrap();
     assert!(r.failed.is_empty(), "not dropped: {:?}", r.failed);
     assert_eq!((r.flushed, r.pending), (0, 2));

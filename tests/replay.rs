@@ -193,6 +193,17 @@ fn turn_one() -> TurnOptions {
 
 const MESSAGE: &str = "Tell me about Acme";
 
+/// An agent whose turn 1 met the server's write limit (429, `Retry-After: 2`): both messages
+/// wait in its outbox.
+fn rate_limited_turn(w: &World) -> TestAgent {
+    seed(&w.store, "company", "Acme Corp");
+    let agent = w.agent(MemoryStorage::default());
+    agent.transport().fault.set(StoreFault::RateLimited(2_000));
+    let r = turn(&agent, &FreshLlm::default(), MESSAGE, turn_one());
+    assert_eq!((r.pending.user, r.pending.assistant), (true, true));
+    agent
+}
+
 /// An agent on `storage` whose turn 1 stored the user message and left the reply in its outbox
 /// (the server took no assistant message): the agent and that turn's result.
 fn reply_left_queued(w: &World, llm: &FreshLlm, storage: MemoryStorage) -> (TestAgent, TurnResult) {
@@ -435,10 +446,7 @@ fn without_retry_after_the_drain_backs_off_up_to_a_minute() {
 #[test]
 fn flush_until_empty_waits_for_the_server_and_says_what_is_left() {
     let w = World::new("acme-support");
-    seed(&w.store, "company", "Acme Corp");
-    let agent = w.agent(MemoryStorage::default());
-    agent.transport().fault.set(StoreFault::RateLimited(2_000));
-    turn(&agent, &FreshLlm::default(), MESSAGE, turn_one());
+    let agent = rate_limited_turn(&w);
     // TestRuntime's clock stands still and its sleeps return at once: a 0 ms bound gives one pass
     let r = block_on(agent.flush_until_empty(0)).unwrap();
     assert_eq!((r.flushed, r.pending), (0, 2));
@@ -507,10 +515,7 @@ fn conversation_hits_do_not_crowd_a_person_out_of_retrieval() {
 #[test]
 fn a_flush_while_the_timer_sends_waits_for_it_and_then_tries_itself() {
     let w = World::new("acme-support");
-    seed(&w.store, "company", "Acme Corp");
-    let agent = w.agent(MemoryStorage::default());
-    agent.transport().fault.set(StoreFault::RateLimited(2_000));
-    turn(&agent, &FreshLlm::default(), MESSAGE, turn_one());
+    let agent = rate_limited_turn(&w);
     agent.transport().fault.set(StoreFault::None);
     assert!(agent.start_drain().is_some());
     // the timer's pass is sending (each store is a round trip) when the host calls flush()
