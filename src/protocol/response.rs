@@ -130,21 +130,29 @@ pub fn parse_retrieve_response(body: &Value, identifier: &str) -> Vec<RetrievedE
     found
 }
 
+fn is_bookkeeping(entity_type: &str) -> bool {
+    CONVERSATION_TYPES.contains(&entity_type)
+}
+
+/// A lookup hit's fields: its `snapshot`, or `snapshot.snapshot` in `direct` answers, which
+/// nest them one level deeper.
+fn hit_fields(hit: &Value) -> Option<&Map<String, Value>> {
+    let snapshot = hit.get("snapshot")?.as_object()?;
+    snapshot
+        .get("snapshot")
+        .and_then(Value::as_object)
+        .or(Some(snapshot))
+}
+
 /// One hit of a lookup, unless it is conversation bookkeeping (or has no id or type).
 fn retrieved_entity(e: &Value, identifier: &str) -> Option<RetrievedEntity> {
     let id = e.get("id").and_then(Value::as_str)?.to_owned();
     let entity_type = e.get("entity_type").and_then(Value::as_str)?.to_owned();
-    if CONVERSATION_TYPES.contains(&entity_type.as_str()) {
+    if is_bookkeeping(&entity_type) {
         return None;
     }
     let snapshot = e.get("snapshot").and_then(Value::as_object);
-    // `direct` nests the fields one level deeper: snapshot.snapshot.
-    let fields = snapshot
-        .and_then(|s| s.get("snapshot"))
-        .and_then(Value::as_object)
-        .or(snapshot)
-        .cloned()
-        .unwrap_or_default();
+    let fields = hit_fields(e).cloned().unwrap_or_default();
     let canonical_name = snapshot
         .and_then(|s| s.get("canonical_name"))
         .filter(|_| snapshot.is_some_and(|s| s.contains_key("snapshot")))
@@ -172,7 +180,7 @@ pub fn crowded_out(body: &Value, limit: usize) -> bool {
         && entities.iter().any(|e| {
             e.get("entity_type")
                 .and_then(Value::as_str)
-                .is_some_and(|t| CONVERSATION_TYPES.contains(&t))
+                .is_some_and(is_bookkeeping)
         })
 }
 
@@ -194,9 +202,7 @@ pub fn parse_stored_message(body: &Value, turn_key: &str) -> Option<StoredMessag
         if e.get("entity_type").and_then(Value::as_str) != Some("conversation_message") {
             return None;
         }
-        let snapshot = e.get("snapshot")?;
-        // `direct` answers nest the fields one level deeper: snapshot.snapshot.
-        let fields = snapshot.get("snapshot").unwrap_or(snapshot);
+        let fields = hit_fields(e)?;
         if fields.get("turn_key").and_then(Value::as_str) != Some(turn_key) {
             return None;
         }
