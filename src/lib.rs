@@ -6,7 +6,6 @@
 //! - [`transport`]: how a turn reaches a store: embedded, HTTP `fetch`, or a user's JS object.
 //! - `bindings`: the thin `wasm-bindgen` surface (wasm32 only).
 
-pub mod json;
 pub mod protocol;
 pub mod store;
 pub mod transport;

@@ -6,8 +6,8 @@
 
 use std::collections::HashSet;
 
-use neotoma_agent_wasm::json::{self, Value};
 use neotoma_agent_wasm::protocol::identifiers::extract_identifiers;
+use serde_json::{self, Value};
 
 struct Row {
     text: String,
@@ -18,7 +18,7 @@ fn parse_rows(data: &str) -> Vec<Row> {
     data.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
-            let v: Value = json::from_str(line).expect("valid JSON line");
+            let v: Value = serde_json::from_str(line).expect("valid JSON line");
             let text = v["text"].as_str().expect("text").to_string();
             let expected = v["expected"]
                 .as_array()

@@ -10,9 +10,9 @@
 
 use std::collections::HashSet;
 
-use neotoma_agent_wasm::json::{self, Map, Value};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError};
+use serde_json::{self, Map, Value};
 
 use neotoma_agent_wasm::protocol::keys::{idempotency_key, turn_key, Role};
 use neotoma_agent_wasm::protocol::payload::{
@@ -166,7 +166,8 @@ fn check_store_body(input: &Input, body: &Value) -> Result<(), TestCaseError> {
 
     // What goes over the wire is what was built.
     let wire = body.to_string();
-    let back: Value = json::from_str(&wire).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back: Value =
+        serde_json::from_str(&wire).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(&back, body);
 
     let entities = back["entities"].as_array().expect("entities array");
@@ -319,7 +320,7 @@ proptest! {
     #[test]
     fn refers_to_bodies_send_each_target_once(source in id(), targets in refers_to()) {
         let body = refers_to_request(&source, &targets);
-        let back: Value = json::from_str(&body.to_string()).expect("valid JSON");
+        let back: Value = serde_json::from_str(&body.to_string()).expect("valid JSON");
         let relationships = back["relationships"].as_array().expect("relationships array");
         let sent: Vec<&str> = relationships
             .iter()
@@ -335,7 +336,7 @@ proptest! {
     #[test]
     fn retrieve_bodies_carry_the_identifier_exactly(identifier in content(), limit in any::<u32>()) {
         let body = retrieve_request(&identifier, limit);
-        let back: Value = json::from_str(&body.to_string()).expect("valid JSON");
+        let back: Value = serde_json::from_str(&body.to_string()).expect("valid JSON");
         prop_assert_eq!(back["identifier"].as_str().map(str::as_bytes), Some(identifier.as_bytes()));
         prop_assert_eq!(back["limit"].as_u64(), Some(u64::from(limit)));
         prop_assert_eq!(back.as_object().map(Map::len), Some(2));

@@ -6,8 +6,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use neotoma_agent_wasm::json;
-use neotoma_agent_wasm::json::Value;
+use serde_json::json;
+use serde_json::Value;
 
 use neotoma_agent_wasm::protocol::error::{Error, ErrorCode};
 use neotoma_agent_wasm::protocol::events::AgentEvent;

@@ -8,9 +8,9 @@
 use std::collections::HashMap;
 use std::fs;
 
-use neotoma_agent_wasm::json;
-use neotoma_agent_wasm::json::Value;
 use neotoma_agent_wasm::store::{EmbeddedStore, Response};
+use serde_json::json;
+use serde_json::Value;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/transcripts");
 
@@ -26,7 +26,7 @@ fn load(name: &str) -> Value {
         })
         .unwrap_or_else(|| panic!("no fixture {name}"));
     let text = fs::read_to_string(&path).expect("readable fixture");
-    expand(json::from_str(&text).expect("fixture is JSON"))
+    expand(serde_json::from_str(&text).expect("fixture is JSON"))
 }
 
 /// The recordings abbreviate huge strings as `<string N chars: xxxx...>`; expand them.

@@ -16,11 +16,9 @@ use super::js_values::{
 use super::llm::{ignore_rejection, js_extractor, JsLlm};
 use super::outbox::{storage_from, JsOutboxStorage};
 use super::reply_sink::ReplySink;
-use crate::json::{ToJson, Value};
 use crate::platform::{now_ms, spawn_promise, JsRuntime, Sleep};
 use crate::protocol::error::Error;
 use crate::protocol::events::AgentEvent;
-use crate::protocol::outbox::writes_json;
 use crate::protocol::retry::RetryPolicy;
 use crate::protocol::turn::{
     Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput, TurnOptions,
@@ -31,6 +29,8 @@ use crate::transport::http::{HttpTransport, DEFAULT_TIMEOUT_MS};
 use crate::transport::js_json::to_js as json_to_js;
 use crate::transport::js_object::JsObjectTransport;
 use crate::transport::{Call, Transport};
+use serde::Serialize;
+use serde_json::Value;
 
 /// The transport an agent was given.
 pub enum AnyTransport {
@@ -285,7 +285,7 @@ pub fn agent_from(options: &JsValue, extra_options: &[&str]) -> Result<JsAgent, 
 type Answer = Result<JsValue, Error>;
 
 /// `result` as JS (the one generic step of answering a call).
-fn answer<T: ToJson>(result: Result<T, Error>) -> Answer {
+fn answer<T: Serialize>(result: Result<T, Error>) -> Answer {
     result.map(|v| json_to_js(&v))
 }
 
@@ -535,7 +535,7 @@ impl NeotomaAgent {
     pub fn pending_writes(&self) -> Promise {
         self.run(Ok(()), |agent, ()| async move {
             let writes = agent.pending_writes().await?;
-            Ok(json_to_js(&writes_json(&writes)))
+            Ok(json_to_js(&writes))
         })
     }
 

@@ -4,10 +4,10 @@
 use js_sys::{JsString, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::json::{Map, Value};
 use crate::protocol::error::Error;
 use crate::protocol::validate::check_turn_number;
 use crate::transport::js_json;
+use serde_json::{Map, Value};
 
 /// `obj[key]`, with `undefined` and `null` read as absent.
 pub fn field(obj: &JsValue, key: &str) -> Option<JsValue> {

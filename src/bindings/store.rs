@@ -10,11 +10,11 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::to_js;
 use super::js_values::{json_value, string_arg};
-use crate::json::Value;
 use crate::platform::now_ms;
 use crate::protocol::error::Error;
 use crate::store::{EmbeddedStore, Response};
 use crate::transport::js_json::to_js as json_to_js;
+use serde_json::Value;
 
 #[wasm_bindgen(js_name = EmbeddedStore)]
 pub struct EmbeddedStoreJs {

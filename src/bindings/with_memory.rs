@@ -9,11 +9,11 @@ use super::agent::{drain_in_background, NeotomaAgent};
 use super::errors::{thrown, to_js};
 use super::js_values::{field, string_arg};
 use super::llm::JsLlm;
-use crate::json;
 use crate::platform::spawn_promise;
 use crate::protocol::error::Error;
 use crate::protocol::turn::TurnOptions;
 use crate::transport::js_json::to_js as json_to_js;
+use serde_json::json;
 
 #[wasm_bindgen(js_name = withMemory, unchecked_return_type = "WrappedAgent")]
 pub fn with_memory(

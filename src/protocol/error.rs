@@ -5,7 +5,7 @@ use std::any::Any;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::json::Value;
+use serde_json::Value;
 
 /// Stable error codes: part of the public API (`err.code` in JS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,7 +163,7 @@ impl std::error::Error for Error {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use serde_json::json;
 
     #[test]
     fn idempotency_mismatch_is_recognised() {

@@ -2,9 +2,17 @@
 //! writes sent later, writes refused for good. Events carry ids, keys and error codes, never a
 //! request body or the token.
 
+use serde::Serialize;
+
 use super::error::Error;
 
-#[derive(Debug, Clone, PartialEq)]
+/// As JS sees it: `{ type: "retry", path, attempt, delayMs, … }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum AgentEvent {
     /// A request failed in a way another attempt may cure; the agent waits `delay_ms`.
     Retry {
@@ -13,6 +21,7 @@ pub enum AgentEvent {
         attempt: u32,
         delay_ms: u32,
         code: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
         status: Option<u16>,
     },
     /// A message could not be stored now; it is in the outbox.
@@ -41,6 +50,7 @@ pub enum AgentEvent {
         idempotency_key: String,
         code: &'static str,
         message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
         status: Option<u16>,
     },
     /// An outbox write met `IDEMPOTENCY_MISMATCH` when it was finally sent: another instance
@@ -50,6 +60,8 @@ pub enum AgentEvent {
         turn_id: String,
         role: String,
         idempotency_key: String,
+        /// Always `IDEMPOTENCY_MISMATCH`.
+        code: &'static str,
         message: String,
     },
     /// One pass of the outbox's own timer (or of `flush({ untilEmpty })`) is over.
@@ -60,6 +72,7 @@ pub enum AgentEvent {
         /// Still waiting.
         pending: usize,
         /// When the next pass is due, if writes still wait.
+        #[serde(skip_serializing_if = "Option::is_none")]
         next_attempt_ms: Option<u32>,
     },
 }

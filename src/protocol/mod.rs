@@ -9,6 +9,5 @@ pub mod outbox;
 pub mod payload;
 pub mod response;
 pub mod retry;
-mod to_json;
 pub mod turn;
 pub mod validate;

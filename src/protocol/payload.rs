@@ -3,8 +3,8 @@
 
 use super::error::Error;
 use super::keys::{idempotency_key, turn_key, Role};
-use crate::json;
-use crate::json::{Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// The conversation every message is `PART_OF`.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,8 +1,10 @@
 //! Reading Neotoma's answers. Store results are matched to what was sent by `entity_type` and
 //! `turn_key`, never by position: a replay answers newest-first and without `observation_index`.
 
+use serde::Serialize;
+use serde_json::{Map, Value};
+
 use super::error::{Error, ErrorCode};
-use crate::json::{Map, Value};
 
 /// What one message store produced.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,7 +81,7 @@ pub fn parse_store_response(
 }
 
 /// One entity found by bounded retrieval, in one shape whatever the server's `match_mode`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RetrievedEntity {
     pub id: String,
     pub entity_type: String,
@@ -224,7 +226,7 @@ fn invalid(message: impl Into<String>) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use serde_json::json;
 
     #[test]
     fn replay_answers_are_matched_by_type_not_position() {

@@ -5,7 +5,7 @@
 //! body once and this module only decides *whether* and *when*.
 
 use super::error::{Error, ErrorCode};
-use crate::json::Value;
+use serde_json::Value;
 
 /// Bounds on retrying one request. `max_attempts` counts the first try.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,7 +121,7 @@ pub fn retry_after_ms(header: &str, date_ms: Option<f64>, now_ms: f64) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use serde_json::json;
 
     fn http(status: u16, body: Value) -> Error {
         Error::from_http("/store", status, body)

@@ -30,6 +30,8 @@ use std::pin::Pin;
 use std::task::{Poll, Waker};
 
 use futures_util::future::{select, Either};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
 
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
@@ -46,8 +48,6 @@ use super::response::{
 };
 use super::retry::{is_deferrable, RetryPolicy};
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
-use crate::json;
-use crate::json::{Map, Value};
 use crate::transport::{Call, Transport};
 
 /// Default number of entities kept per turn (and of lookups made).
@@ -88,7 +88,8 @@ pub struct Reply {
 }
 
 /// What the LLM callback sees.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TurnContext {
     pub retrieved: Vec<RetrievedEntity>,
     pub retrieved_entity_ids: Vec<String>,
@@ -180,7 +181,8 @@ pub struct OpenTurnInput {
     pub extra: Option<Map<String, Value>>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct OpenTurnResult {
     pub turn_id: String,
     pub turn_number: u32,
@@ -208,9 +210,11 @@ pub struct CloseTurnInput {
     pub revision: Option<u32>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CloseTurnResult {
     pub turn_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub turn_number: Option<u32>,
     pub conversation_entity_id: Option<String>,
     pub assistant_message_entity_id: Option<String>,
@@ -221,13 +225,14 @@ pub struct CloseTurnResult {
 }
 
 /// A flag per message of a turn (`replayed`, `pending`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PerMessage {
     pub user: bool,
     pub assistant: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TurnResult {
     pub assistant_message: String,
     pub turn_id: String,
@@ -246,7 +251,7 @@ pub struct TurnResult {
 }
 
 /// What `flush` did.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct FlushResult {
     pub flushed: usize,
     /// Still in the outbox (the server is still unreachable).
@@ -258,7 +263,8 @@ pub struct FlushResult {
     pub superseded: Vec<FailedWrite>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FailedWrite {
     pub idempotency_key: String,
     pub turn_id: String,
@@ -852,7 +858,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             turn_key: turn_key(self.conversation_id(), message.turn_id, message.role),
             refers_to: message.refers_to.to_vec(),
             body,
-            queued_at_ms: self.runtime.now_ms(),
+            queued_at_ms: self.runtime.now_ms() as u64,
         }
     }
 
@@ -1167,6 +1173,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                             turn_id: dropped.turn_id.clone(),
                             role: dropped.role.clone(),
                             idempotency_key: dropped.idempotency_key.clone(),
+                            code,
                             message: dropped.message.clone(),
                         });
                         result.superseded.push(dropped);

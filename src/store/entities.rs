@@ -19,8 +19,8 @@ use super::relationships::body_object;
 use super::schema::{self, display_name, schema_for, Identity};
 use super::time::{iso_ms, sanitize_ms};
 use super::{identity_slot, EmbeddedStore, Response, USER_ID};
-use crate::json;
-use crate::json::{insert_member, Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// The top-level fields `POST /store` accepts (transcript 07e, in the server's order).
 const STORE_FIELDS: &[&str] = &[
@@ -281,7 +281,7 @@ fn parse_store_request(body: &Map<String, Value>) -> Result<StoreRequest<'_>, Ve
     };
     let has_file = ["file_path", "file_content"]
         .iter()
-        .any(|k| matches!(body.get(k), Some(Value::String(s)) if !s.is_empty()));
+        .any(|k| matches!(body.get(*k), Some(Value::String(s)) if !s.is_empty()));
 
     if issues.is_empty() {
         Ok(StoreRequest {
@@ -445,7 +445,7 @@ impl EmbeddedStore {
         let mut paths = Vec::new();
         for key in object.keys() {
             if !STORE_FIELDS.contains(&key.as_str()) {
-                unknown.push(Value::from(key));
+                unknown.push(Value::from(key.as_str()));
                 paths.push(Value::String(format!("$.{key}")));
             }
         }
@@ -514,7 +514,7 @@ impl EmbeddedStore {
             let mut scratch = self.clone();
             let mut answer = scratch.write(&request, key, now);
             if let Some(map) = answer.as_object_mut() {
-                insert_member(map, "commit", Value::Bool(false));
+                map.insert("commit".into(), Value::Bool(false));
             }
             Ok(answer)
         }
@@ -688,7 +688,7 @@ impl EmbeddedStore {
                 ));
             }
             for field in schema.required {
-                if !entity.snapshot.contains_key(field) {
+                if !entity.snapshot.contains_key(*field) {
                     warnings.push(warning(
                         "MISSING_REQUIRED_FIELD",
                         missing_required_message(entity_type, field),
@@ -791,43 +791,35 @@ impl EmbeddedStore {
         });
 
         let mut answer = Map::new();
-        insert_member(&mut answer, "success", Value::Bool(true));
-        insert_member(&mut answer, "replayed", Value::Bool(false));
-        insert_member(&mut answer, "commit", Value::Bool(true));
-        insert_member(&mut answer, "source_id", Value::from(source_id));
-        insert_member(&mut answer, "entities_created", Value::from(created));
-        insert_member(
-            &mut answer,
-            "observations_created",
-            Value::from(items.len()),
-        );
-        insert_member(&mut answer, "entities", Value::Array(items));
-        insert_member(
-            &mut answer,
-            "relationships_created",
+        answer.insert("success".into(), Value::Bool(true));
+        answer.insert("replayed".into(), Value::Bool(false));
+        answer.insert("commit".into(), Value::Bool(true));
+        answer.insert("source_id".into(), Value::from(source_id));
+        answer.insert("entities_created".into(), Value::from(created));
+        answer.insert("observations_created".into(), Value::from(items.len()));
+        answer.insert("entities".into(), Value::Array(items));
+        answer.insert(
+            "relationships_created".into(),
             Value::Array(relationships_created),
         );
-        insert_member(&mut answer, "store_warnings", Value::Array(warnings));
+        answer.insert("store_warnings".into(), Value::Array(warnings));
         if !unknown_fields.is_empty() {
-            insert_member(
-                &mut answer,
-                "unknown_fields_count",
+            answer.insert(
+                "unknown_fields_count".into(),
                 Value::from(unknown_fields.len()),
             );
-            insert_member(&mut answer, "unknown_fields", json!(unknown_fields));
-            insert_member(&mut answer, "hint", Value::from(UNKNOWN_FIELDS_HINT));
+            answer.insert("unknown_fields".into(), json!(unknown_fields));
+            answer.insert("hint".into(), Value::from(UNKNOWN_FIELDS_HINT));
         }
         if !required_missing.is_empty() {
-            insert_member(
-                &mut answer,
-                "required_fields_missing",
+            answer.insert(
+                "required_fields_missing".into(),
                 Value::Array(required_missing),
             );
         }
         if let Some(conversation) = part_of_target {
-            insert_member(
-                &mut answer,
-                "conversation_message_count",
+            answer.insert(
+                "conversation_message_count".into(),
                 Value::from(self.conversation_message_count(&conversation)),
             );
         }

@@ -6,8 +6,8 @@
 
 use super::time::iso_ms;
 use super::Response;
-use crate::json;
-use crate::json::{insert_member, Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// The message of every zod validation failure.
 const INVALID_PAYLOAD: &str = "Invalid request payload.";
@@ -21,12 +21,12 @@ pub(crate) fn error(
     details: Option<Value>,
 ) -> Response {
     let mut body = Map::new();
-    insert_member(&mut body, "error_code", Value::from(code));
-    insert_member(&mut body, "message", Value::from(message));
+    body.insert("error_code".into(), Value::from(code));
+    body.insert("message".into(), Value::from(message));
     if let Some(details) = details {
-        insert_member(&mut body, "details", details);
+        body.insert("details".into(), details);
     }
-    insert_member(&mut body, "timestamp", Value::from(iso_ms(now_ms)));
+    body.insert("timestamp".into(), Value::from(iso_ms(now_ms)));
     Response {
         status,
         body: Value::Object(body),

@@ -34,11 +34,11 @@ mod turn_index;
 
 use fnv::FnvHashMap;
 
-use crate::json;
-use crate::json::{Map, Value};
 use entities::{Entity, IdempotencyRecord, Observation};
 use ids::IdGen;
 use relationships::Relationship;
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// The Neotoma API version the store answers as (`GET /health`).
 pub const COMPATIBLE_SERVER_VERSION: &str = "0.22.0";
@@ -224,7 +224,7 @@ impl EmbeddedStore {
                 "Unexpected token '{token}' in JSON at position 0"
             ));
         }
-        match json::from_str(raw) {
+        match serde_json::from_str(raw) {
             Ok(value) => self.handle(method, path, Some(&value), now_ms),
             Err(e) => errors::invalid_json(&e.to_string()),
         }

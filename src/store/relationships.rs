@@ -15,8 +15,8 @@ use super::time::{iso_ms, sanitize_ms};
 use fnv::FnvHashSet;
 
 use super::{list_of, push_to_list, EmbeddedStore, Response, USER_ID};
-use crate::json;
-use crate::json::{insert_member, Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 /// The writer id of edges made through the relationship API.
 const API_ORIGIN: &str = "api:create_relationship";
@@ -238,7 +238,7 @@ impl EmbeddedStore {
             let index =
                 self.upsert_relationship(relationship_type, source, target, API_ORIGIN, now);
             let mut item = Map::new();
-            insert_member(&mut item, "index", Value::from(i));
+            item.insert("index".into(), Value::from(i));
             if let Value::Object(fields) = self.relationship_json(index) {
                 item.extend(fields);
             }

@@ -25,8 +25,8 @@ use super::ids::looks_like_entity_id;
 use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
 use super::{EmbeddedStore, Response};
-use crate::json;
-use crate::json::{insert_member, Map, Value};
+use serde_json::json;
+use serde_json::{Map, Value};
 
 const DEFAULT_LIMIT: usize = 100;
 const DEFAULT_OBSERVATIONS_LIMIT: usize = 20;
@@ -87,7 +87,7 @@ fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
     }
     match entity.snapshot.get(field) {
         Some(Value::String(s)) => s.to_lowercase().contains(needle),
-        Some(Value::Number(n)) => n.as_str().contains(needle),
+        Some(Value::Number(n)) => n.to_string().contains(needle),
         _ => false,
     }
 }
@@ -136,7 +136,7 @@ impl EmbeddedStore {
                     observations.push(observation);
                 }
             }
-            insert_member(map, "observations", Value::Array(observations));
+            map.insert("observations".into(), Value::Array(observations));
         }
         item
     }
@@ -233,7 +233,7 @@ impl EmbeddedStore {
             let mut answer = json!({"entities": [], "total": 0, "match_mode": "none"});
             if looks_like_entity_id(identifier) {
                 if let Some(map) = answer.as_object_mut() {
-                    insert_member(map, "hint", Value::from(ENTITY_ID_HINT));
+                    map.insert("hint".into(), Value::from(ENTITY_ID_HINT));
                 }
             }
             return Ok(answer);
@@ -245,7 +245,7 @@ impl EmbeddedStore {
                 let item = if mode == "direct" {
                     let mut row = entity.row_json();
                     if let Some(map) = row.as_object_mut() {
-                        insert_member(map, "snapshot", entity.snapshot_json());
+                        map.insert("snapshot".into(), entity.snapshot_json());
                     }
                     row
                 } else {

@@ -13,7 +13,7 @@
 //! An entity with none of its identity fields is never matched: each store creates a new entity
 //! whose canonical name is `<entity_type>:<entity_id>`.
 
-use crate::json::{Map, Value};
+use serde_json::{Map, Value};
 
 /// Declared fields of a `conversation`.
 const CONVERSATION_FIELDS: &[&str] = &["conversation_id", "title", "harness"];
@@ -142,7 +142,7 @@ pub(crate) struct Identity {
 fn identity_text(value: Option<&Value>) -> Option<String> {
     match value {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.as_str().to_owned()),
+        Some(Value::Number(n)) => Some(n.to_string()),
         _ => None,
     }
 }
@@ -202,7 +202,7 @@ fn composite(
 
 fn heuristic(entity_type: &str, fields: &Map<String, Value>) -> Identity {
     for (field, rule) in HEURISTIC_NAME_FIELDS {
-        if let Some(text) = identity_text(fields.get(field)) {
+        if let Some(text) = identity_text(fields.get(*field)) {
             let mut canonical = text.trim().to_string();
             if matches!(entity_type, "company" | "organization") && *field == "name" {
                 canonical = strip_corporate_suffix(&canonical);
@@ -286,7 +286,7 @@ pub(crate) fn typed_needle(entity_type: &str, identifier: &str) -> Option<String
 /// messages).
 pub(crate) fn display_name(snapshot: &Map<String, Value>) -> Option<&str> {
     for field in DISPLAY_FIELDS {
-        if let Some(Value::String(s)) = snapshot.get(field) {
+        if let Some(Value::String(s)) = snapshot.get(*field) {
             if !s.trim().is_empty() {
                 return Some(s);
             }
@@ -298,7 +298,7 @@ pub(crate) fn display_name(snapshot: &Map<String, Value>) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use serde_json::json;
 
     fn fields(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap_or_default()

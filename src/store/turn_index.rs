@@ -15,8 +15,8 @@ use super::time::iso_ms;
 use fnv::FnvHashSet;
 
 use super::{identity_slot, list_of, EmbeddedStore, Response};
-use crate::json;
-use crate::json::Value;
+use serde_json::json;
+use serde_json::Value;
 
 /// Characters of `content` shown in `content_preview`.
 const PREVIEW_CHARS: usize = 200;

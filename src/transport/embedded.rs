@@ -4,9 +4,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::Transport;
-use crate::json::Value;
 use crate::protocol::error::Error;
 use crate::store::{EmbeddedStore, Response};
+use serde_json::Value;
 
 /// Shares one [`EmbeddedStore`]; `clock` gives Unix milliseconds for its timestamps.
 #[derive(Clone)]

@@ -13,11 +13,11 @@ use web_sys::AbortController;
 
 use super::js_json::error_text;
 use super::{Call, Transport};
-use crate::json::{self, Value};
 use crate::platform::Timeout;
 use crate::protocol::error::{Error, ErrorCode};
 use crate::protocol::retry::retry_after_ms;
 use crate::protocol::validate::check_base_url;
+use serde_json::{self, Value};
 
 /// Default bound on one request.
 pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
@@ -96,7 +96,7 @@ impl HttpTransport {
         // is the JS error's `toString()`, which names the URL.
         let request = request
             .abort_signal(signal.as_ref())
-            .body(json::to_string(body))
+            .body(body.to_string())
             .map_err(|e| fail("could not build the request", e.to_string()))?;
         let response = send(request).await.map_err(|e| fail("request failed", e))?;
         let status = response.status();
@@ -112,7 +112,7 @@ impl HttpTransport {
             _ => text,
         };
         // Error pages are HTML or plain text: keep them as a string body.
-        let parsed = json::from_str(&text).unwrap_or(Value::String(text));
+        let parsed = serde_json::from_str(&text).unwrap_or(Value::String(text));
         if failed {
             let mut error = Error::from_http(path, status, parsed);
             error.retry_after_ms = retry_after.and_then(|h| {

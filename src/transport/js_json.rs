@@ -1,30 +1,49 @@
-//! JSON values across the JS boundary, without a general-purpose serde ↔ JS layer.
+//! JSON values across the JS boundary.
 //!
-//! - [`to_js`]: any [`ToJson`] value as plain JS objects and arrays (its JSON text, then
-//!   `JSON.parse`: struct fields keep their order, and JS reads the numbers).
+//! - [`to_js`]: any `Serialize` value as plain JS objects and arrays: its JSON text, then
+//!   `JSON.parse`. Numbers keep their JSON text in Rust (serde_json's `arbitrary_precision`),
+//!   which serde-wasm-bindgen's serializer would write as `{"$serde_json::private::Number": …}`
+//!   objects; and struct fields keep their order.
 //! - [`json_value`]: a JS value as a [`Value`], exactly or not at all.
 
 use js_sys::{Array, JsString, Number as JsNumber, Object};
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
-
-use crate::json::{Map, Number, ToJson, Value, Writer};
 
 #[wasm_bindgen]
 extern "C" {
-    /// JS `String(value)`: how an error value reads in a message.
+    /// JS `String(value)`: how an error value reads in a message, and a number's JSON text.
     #[wasm_bindgen(js_name = String)]
     fn js_string(value: &JsValue) -> String;
 }
 
-/// A value as a plain JS value (objects, not Maps; `null` for `None`). A value holding an
-/// integer that a JS number cannot represent exactly gives `null` as a whole.
-pub fn to_js(value: &dyn ToJson) -> JsValue {
-    let mut w = Writer::new();
-    value.write_json(&mut w);
-    if !w.is_js_exact() {
-        return JsValue::NULL;
+/// A value as a plain JS value (objects, not Maps; `null` for `None`). A value holding a number
+/// that a JS number cannot represent exactly (an integer beyond 2^53) gives `null` as a whole,
+/// rather than a silently different number.
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    // The text is written from `value` itself: a `Value` copy would sort struct fields by name.
+    match serde_json::to_string(value) {
+        Ok(text) if serde_json::from_str(&text).is_ok_and(|v| is_js_exact(&v)) => {
+            js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
+        }
+        _ => JsValue::NULL,
     }
-    js_sys::JSON::parse(&w.into_text()).unwrap_or(JsValue::NULL)
+}
+
+/// Every integer in `value` is one a JS number holds exactly (decimals JS reads as it reads them).
+fn is_js_exact(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u as f64 as u64 == u,
+            (_, Some(i)) => i as f64 as i64 == i,
+            // Digits beyond 64 bits, or a decimal / exponent.
+            _ => true,
+        },
+        Value::Array(items) => items.iter().all(is_js_exact),
+        Value::Object(map) => map.values().all(is_js_exact),
+        _ => true,
+    }
 }
 
 /// A JS value taken as JSON exactly, or refused with a description naming `path`: what JSON
@@ -41,17 +60,19 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
         return Ok(Value::Bool(b));
     }
     if let Some(n) = v.as_f64() {
-        // Safe integers as digits; JS prints the others (`1.5`, `1e+21`), so no float
-        // formatting is linked into the wasm.
+        if !n.is_finite() {
+            return refuse("is NaN or Infinity, which JSON cannot hold");
+        }
+        // Safe integers as digits; JS prints the others (`1.5`, `1e+21`, `9007199254740992`),
+        // which is valid JSON number text, so no float formatting is linked into the wasm.
         let number = if JsNumber::is_safe_integer(v) {
-            Some(Number::from(n as i64))
+            Number::from(n as i64)
         } else {
-            Number::from_f64(n)
+            js_string(v)
+                .parse()
+                .expect("JS prints a finite number as JSON number text")
         };
-        return match number {
-            Some(number) => Ok(Value::Number(number)),
-            None => refuse("is NaN or Infinity, which JSON cannot hold"),
-        };
+        return Ok(Value::Number(number));
     }
     if let Some(s) = v.dyn_ref::<JsString>() {
         if !s.is_valid_utf16() {

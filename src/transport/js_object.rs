@@ -10,8 +10,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::js_json::{json_value, to_js};
 use super::{Call, Transport};
-use crate::json::Value;
 use crate::protocol::error::{Error, ErrorCode};
+use serde_json::Value;
 
 pub struct JsObjectTransport {
     object: JsValue,

@@ -6,8 +6,8 @@
 //! - `js_object`: any JS object with `store`, `retrieveEntityByIdentifier` and
 //!   `createRelationships` methods (wasm32 only).
 
-use crate::json::Value;
 use crate::protocol::error::Error;
+use serde_json::Value;
 
 pub mod embedded;
 #[cfg(target_arch = "wasm32")]

@@ -8,7 +8,7 @@ use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
-use neotoma_agent_wasm::json;
+use serde_json::json;
 
 use neotoma_agent_wasm::protocol::events::AgentEvent;
 use neotoma_agent_wasm::protocol::turn::{Runtime, TurnOptions, TurnResult};
