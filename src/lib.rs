@@ -14,3 +14,9 @@ pub mod transport;
 pub mod bindings;
 #[cfg(target_arch = "wasm32")]
 mod platform;
+
+/// The wasm heap allocator, smaller than std's dlmalloc. Sound here: a wasm instance of this
+/// package runs on one thread.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };

@@ -1,10 +1,11 @@
 //! JSON values across the JS boundary.
 //!
-//! - [`to_js`]: any `Serialize` value as plain JS objects and arrays: its JSON text, then
-//!   `JSON.parse`. Numbers keep their JSON text in Rust (serde_json's `arbitrary_precision`),
-//!   which serde-wasm-bindgen's serializer would write as `{"$serde_json::private::Number": …}`
-//!   objects; and struct fields keep their order.
-//! - [`json_value`]: a JS value as a [`Value`], exactly or not at all.
+//! - [`to_js`]: any `Serialize` value as plain JS objects and arrays, by serde-wasm-bindgen
+//!   (`Serializer::json_compatible()`: objects, not Maps; `null` for `None`), fields in order.
+//! - [`json_value`]: a JS value as a [`Value`], exactly or not at all. Not serde-wasm-bindgen's
+//!   `from_value`: it would store `undefined` members as `null`, `NaN` as `null`, a `Date` as
+//!   `{}` and a lone surrogate as U+FFFD, and its error path links float formatting (README,
+//!   Dependencies).
 
 use js_sys::{Array, JsString, Number as JsNumber, Object};
 use serde::Serialize;
@@ -13,37 +14,17 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
-    /// JS `String(value)`: how an error value reads in a message, and a number's JSON text.
+    /// JS `String(value)`: how an error value reads in a message.
     #[wasm_bindgen(js_name = String)]
     fn js_string(value: &JsValue) -> String;
 }
 
-/// A value as a plain JS value (objects, not Maps; `null` for `None`). A value holding a number
-/// that a JS number cannot represent exactly (an integer beyond 2^53) gives `null` as a whole,
-/// rather than a silently different number.
+/// A value as a plain JS value. A value holding an integer that a JS number cannot represent
+/// exactly (beyond 2^53) gives `null` as a whole, rather than a silently different number.
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
-    // The text is written from `value` itself: a `Value` copy would sort struct fields by name.
-    match serde_json::to_string(value) {
-        Ok(text) if serde_json::from_str(&text).is_ok_and(|v| is_js_exact(&v)) => {
-            js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL)
-        }
-        _ => JsValue::NULL,
-    }
-}
-
-/// Every integer in `value` is one a JS number holds exactly (decimals JS reads as it reads them).
-fn is_js_exact(value: &Value) -> bool {
-    match value {
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => u as f64 as u64 == u,
-            (_, Some(i)) => i as f64 as i64 == i,
-            // Digits beyond 64 bits, or a decimal / exponent.
-            _ => true,
-        },
-        Value::Array(items) => items.iter().all(is_js_exact),
-        Value::Object(map) => map.values().all(is_js_exact),
-        _ => true,
-    }
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::NULL)
 }
 
 /// A JS value taken as JSON exactly, or refused with a description naming `path`: what JSON
@@ -63,14 +44,11 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
         if !n.is_finite() {
             return refuse("is NaN or Infinity, which JSON cannot hold");
         }
-        // Safe integers as digits; JS prints the others (`1.5`, `1e+21`, `9007199254740992`),
-        // which is valid JSON number text, so no float formatting is linked into the wasm.
+        // Safe integers as integers (written without a fraction); the others as floats.
         let number = if JsNumber::is_safe_integer(v) {
             Number::from(n as i64)
         } else {
-            js_string(v)
-                .parse()
-                .expect("JS prints a finite number as JSON number text")
+            Number::from_f64(n).expect("finite")
         };
         return Ok(Value::Number(number));
     }
