@@ -1,10 +1,11 @@
 //! Request bodies the turn protocol sends. One `/store` per message: the conversation and the
 //! message travel together, with `PART_OF` and every `REFERS_TO` edge inline.
 
+use serde::Serialize;
+use serde_json::{Map, Value};
+
 use super::error::Error;
 use super::keys::{idempotency_key, turn_key, Role};
-use serde_json::json;
-use serde_json::{Map, Value};
 
 /// The conversation every message is `PART_OF`.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,117 +51,190 @@ pub fn check_extra(field: &str, extra: &Map<String, Value>) -> Result<(), Error>
     Ok(())
 }
 
+/// A `/store` body: entities, then the edges between them (by index within the request, or to
+/// stored entities by id), under one idempotency key.
+#[derive(Serialize)]
+struct StoreRequest<'a> {
+    entities: [Value; 2],
+    relationships: Vec<Relationship<'a>>,
+    idempotency_key: String,
+}
+
+/// A `/create_relationships` body.
+#[derive(Serialize)]
+struct RelationshipsRequest<'a> {
+    relationships: Vec<Relationship<'a>>,
+}
+
+/// One edge. Each end is an index into the same request's entities or a stored entity's id.
+#[derive(Serialize, Default)]
+struct Relationship<'a> {
+    relationship_type: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source_index: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source_entity_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target_index: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target_entity_id: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ConversationEntity<'a> {
+    entity_type: &'static str,
+    conversation_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    platform: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct MessageEntity<'a> {
+    entity_type: &'static str,
+    role: &'static str,
+    sender_kind: &'static str,
+    content: &'a str,
+    turn_key: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    turn_number: Option<u32>,
+}
+
+/// A `/retrieve_entity_by_identifier` body.
+#[derive(Serialize)]
+struct RetrieveRequest<'a> {
+    identifier: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entity_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    by: Option<&'static str>,
+    limit: u32,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    include_observations: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    observations_limit: Option<u32>,
+}
+
+/// A request as the JSON value the transports send.
+fn to_value(request: &impl Serialize) -> Value {
+    serde_json::to_value(request).expect("a request is always JSON")
+}
+
 /// Builds the `/store` body for one message. Absent options are omitted, never sent as null.
 pub fn store_message_request(conversation: &Conversation, message: &Message<'_>) -> Value {
-    let mut conv = Map::new();
-    conv.insert("entity_type".into(), "conversation".into());
-    conv.insert(
-        "conversation_id".into(),
-        conversation.conversation_id.clone().into(),
-    );
-    if let Some(title) = &conversation.title {
-        conv.insert("title".into(), title.clone().into());
+    let conv = ConversationEntity {
+        entity_type: "conversation",
+        conversation_id: &conversation.conversation_id,
+        title: conversation.title.as_deref(),
+        platform: conversation.platform.as_deref(),
+    };
+    let mut msg = to_value(&MessageEntity {
+        entity_type: "conversation_message",
+        role: message.role.as_str(),
+        sender_kind: message.role.as_str(),
+        content: message.content,
+        turn_key: turn_key(&conversation.conversation_id, message.turn_id, message.role),
+        turn_number: message.turn_number,
+    });
+    // The caller's own fields: never the protocol's, never null.
+    if let Value::Object(fields) = &mut msg {
+        let extra = message.extra.into_iter().flatten();
+        fields.extend(
+            extra
+                .filter(|(k, v)| !RESERVED_MESSAGE_FIELDS.contains(&k.as_str()) && !v.is_null())
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
     }
-    if let Some(platform) = &conversation.platform {
-        conv.insert("platform".into(), platform.clone().into());
-    }
-
-    let mut msg = Map::new();
-    msg.insert("entity_type".into(), "conversation_message".into());
-    msg.insert("role".into(), message.role.as_str().into());
-    msg.insert("sender_kind".into(), message.role.as_str().into());
-    msg.insert("content".into(), message.content.into());
-    msg.insert(
-        "turn_key".into(),
-        turn_key(&conversation.conversation_id, message.turn_id, message.role).into(),
-    );
-    if let Some(n) = message.turn_number {
-        msg.insert("turn_number".into(), n.into());
-    }
-    if let Some(extra) = message.extra {
-        for (k, v) in extra {
-            if !RESERVED_MESSAGE_FIELDS.contains(&k.as_str()) && !v.is_null() {
-                msg.insert(k.clone(), v.clone());
-            }
-        }
-    }
-
-    let mut relationships = vec![json!({
-        "relationship_type": "PART_OF",
-        "source_index": 1,
-        "target_index": 0,
-    })];
-    for target in dedupe(message.refers_to) {
-        relationships.push(json!({
-            "relationship_type": "REFERS_TO",
-            "source_index": 1,
-            "target_entity_id": target,
-        }));
-    }
-
-    json!({
-        "entities": [Value::Object(conv), Value::Object(msg)],
-        "relationships": relationships,
-        "idempotency_key": idempotency_key(&conversation.conversation_id, message.turn_id, message.role),
+    let part_of = Relationship {
+        relationship_type: "PART_OF",
+        source_index: Some(1),
+        target_index: Some(0),
+        ..Default::default()
+    };
+    let refers_to = dedupe(message.refers_to).map(|target| Relationship {
+        relationship_type: "REFERS_TO",
+        source_index: Some(1),
+        target_entity_id: Some(target),
+        ..Default::default()
+    });
+    to_value(&StoreRequest {
+        entities: [to_value(&conv), msg],
+        relationships: std::iter::once(part_of).chain(refers_to).collect(),
+        idempotency_key: idempotency_key(
+            &conversation.conversation_id,
+            message.turn_id,
+            message.role,
+        ),
     })
 }
 
-/// `REFERS_TO` edges from an already-stored message, for `/create_relationships`. Used after a
-/// replay: the server silently skips relationships a replayed request did not first carry.
+/// `REFERS_TO` edges from a stored message to `targets`, each once.
 pub fn refers_to_request(source_entity_id: &str, targets: &[String]) -> Value {
-    let mut relationships: Vec<Value> = Vec::new();
-    for t in dedupe(targets) {
-        relationships.push(json!({
-            "relationship_type": "REFERS_TO",
-            "source_entity_id": source_entity_id,
-            "target_entity_id": t,
-        }));
-    }
-    json!({ "relationships": relationships })
+    let relationships = dedupe(targets)
+        .map(|target| Relationship {
+            relationship_type: "REFERS_TO",
+            source_entity_id: Some(source_entity_id),
+            target_entity_id: Some(target),
+            ..Default::default()
+        })
+        .collect();
+    to_value(&RelationshipsRequest { relationships })
 }
 
-/// The `/retrieve_entity_by_identifier` body for one lookup.
+/// A bounded-retrieval lookup of one identifier.
 pub fn retrieve_request(identifier: &str, limit: u32) -> Value {
-    json!({ "identifier": identifier, "limit": limit })
+    to_value(&RetrieveRequest::plain(identifier, limit))
 }
 
-/// A second lookup for an identifier whose first answer was crowded out by conversation
-/// bookkeeping ([`crowded_out`](super::response::crowded_out)): only the `name` field of
-/// snapshots is searched, which conversations and messages do not have.
+/// The same lookup restricted to names (when message hits crowd the first answer).
 pub fn retrieve_by_name_request(identifier: &str, limit: u32) -> Value {
-    json!({ "identifier": identifier, "by": "name", "limit": limit })
+    to_value(&RetrieveRequest {
+        by: Some("name"),
+        ..RetrieveRequest::plain(identifier, limit)
+    })
 }
 
-/// Finds a stored message by its turn key (transcript 12d), with its observations: one per
+/// A stored message found by its turn key (transcript 12d), with its observations: one per
 /// stored revision (a regeneration is numbered after them).
 pub fn stored_message_request(turn_key: &str) -> Value {
-    json!({
-        "identifier": turn_key,
-        "entity_type": "conversation_message",
-        "by": "turn_key",
-        "limit": STORED_MESSAGE_HITS,
-        "include_observations": true,
-        "observations_limit": 100,
+    to_value(&RetrieveRequest {
+        entity_type: Some("conversation_message"),
+        by: Some("turn_key"),
+        include_observations: true,
+        observations_limit: Some(100),
+        ..RetrieveRequest::plain(turn_key, STORED_MESSAGE_HITS)
     })
+}
+
+impl<'a> RetrieveRequest<'a> {
+    fn plain(identifier: &'a str, limit: u32) -> Self {
+        RetrieveRequest {
+            identifier,
+            entity_type: None,
+            by: None,
+            limit,
+            include_observations: false,
+            observations_limit: None,
+        }
+    }
 }
 
 /// Hits asked for when finding a message by turn key: a substring match, so other
 /// conversations' keys that contain this one come too.
 const STORED_MESSAGE_HITS: u32 = 10;
 
-fn dedupe(ids: &[String]) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::with_capacity(ids.len());
-    for id in ids {
-        if !out.contains(&id.as_str()) {
-            out.push(id);
-        }
-    }
-    out
+fn dedupe(ids: &[String]) -> impl Iterator<Item = &str> {
+    ids.iter()
+        .enumerate()
+        .filter(|&(i, id)| !ids[..i].contains(id))
+        .map(|(_, id)| id.as_str())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn conv() -> Conversation {
         Conversation {
