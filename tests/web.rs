@@ -322,3 +322,34 @@ fn numbers_cross_the_js_boundary_exactly() {
     let big: Value = serde_json::from_str(r#"{"id": 9007199254740993}"#).unwrap();
     assert!(to_js(&big).is_null());
 }
+
+/// A refused JS value is named by its path; values that are JSON convert whole.
+#[wasm_bindgen_test]
+fn a_refused_value_is_named_by_its_path() {
+    use neotoma_agent_wasm::transport::js_json::json_value;
+
+    let make = |body: &str| {
+        js_sys::Function::new_no_args(&format!("return {body};"))
+            .call0(&JsValue::NULL)
+            .unwrap()
+    };
+    let refused = |body: &str| json_value(&make(body), "extra").unwrap_err();
+    assert_eq!(
+        refused("{ a: [1, { b: NaN }] }"),
+        "extra.a[1].b is NaN or Infinity, which JSON cannot hold"
+    );
+    assert_eq!(
+        refused(r#"{ a: [{ "\ud800": 1 }] }"#),
+        "a key in extra.a[0] contains a lone UTF-16 surrogate; it would be stored changed"
+    );
+    assert!(refused("{ when: new Date(0) }").starts_with("extra.when is not a JSON value"));
+    assert!(refused("[undefined]").starts_with("extra[0] is not a JSON value"));
+    let value = json_value(
+        &make("{ a: [1, 'x', null, { b: true }], skipped: undefined }"),
+        "extra",
+    );
+    assert_eq!(
+        value.unwrap(),
+        serde_json::json!({ "a": [1, "x", null, { "b": true }] })
+    );
+}

@@ -33,7 +33,50 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
 /// refused instead of being converted into something else. `undefined` object fields are left
 /// out, as `JSON.stringify` does.
 pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
-    let refuse = |what: &str| Err(format!("{path} {what}"));
+    convert(v).map_err(|refusal| refusal.describe(path))
+}
+
+/// Why a value is not JSON, and where: the steps from the refused value out to the top, built
+/// only once something is refused.
+struct Refusal {
+    what: &'static str,
+    within: Vec<Step>,
+}
+
+enum Step {
+    Index(usize),
+    Member(String),
+    /// The refused value is an object's key.
+    Key,
+}
+
+impl Refusal {
+    fn new(what: &'static str) -> Self {
+        Refusal {
+            what,
+            within: Vec::new(),
+        }
+    }
+
+    fn at(mut self, step: Step) -> Self {
+        self.within.push(step);
+        self
+    }
+
+    fn describe(&self, path: &str) -> String {
+        let mut at = path.to_owned();
+        for step in self.within.iter().rev() {
+            match step {
+                Step::Index(i) => at.push_str(&format!("[{i}]")),
+                Step::Member(key) => at.push_str(&format!(".{key}")),
+                Step::Key => at = format!("a key in {at}"),
+            }
+        }
+        format!("{at} {}", self.what)
+    }
+}
+
+fn convert(v: &JsValue) -> Result<Value, Refusal> {
     if v.is_null() {
         return Ok(Value::Null);
     }
@@ -42,7 +85,7 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
     }
     if let Some(n) = v.as_f64() {
         if !n.is_finite() {
-            return refuse("is NaN or Infinity, which JSON cannot hold");
+            return Err(Refusal::new("is NaN or Infinity, which JSON cannot hold"));
         }
         // Safe integers as integers (written without a fraction); the others as floats.
         let number = if JsNumber::is_safe_integer(v) {
@@ -54,17 +97,20 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
     }
     if let Some(s) = v.dyn_ref::<JsString>() {
         if !s.is_valid_utf16() {
-            return refuse("contains a lone UTF-16 surrogate; it would be stored changed");
+            return Err(Refusal::new(
+                "contains a lone UTF-16 surrogate; it would be stored changed",
+            ));
         }
         return Ok(Value::String(String::from(s)));
     }
     if Array::is_array(v) {
         let array: &Array = v.unchecked_ref();
-        let mut items = Vec::with_capacity(array.length() as usize);
-        for (i, item) in array.iter().enumerate() {
-            items.push(json_value(&item, &format!("{path}[{i}]"))?);
-        }
-        return Ok(Value::Array(items));
+        return array
+            .iter()
+            .enumerate()
+            .map(|(i, item)| convert(&item).map_err(|r| r.at(Step::Index(i))))
+            .collect::<Result<_, _>>()
+            .map(Value::Array);
     }
     if v.is_object() && is_plain_object(v) {
         let mut map = Map::new();
@@ -74,16 +120,17 @@ pub fn json_value(v: &JsValue, path: &str) -> Result<Value, String> {
             if value.is_undefined() {
                 continue;
             }
-            let key = json_value(&pair.get(0), &format!("a key in {path}"))?;
-            let Value::String(key) = key else {
-                return refuse("has a key that is not a string");
+            let Value::String(key) = convert(&pair.get(0)).map_err(|r| r.at(Step::Key))? else {
+                return Err(Refusal::new("has a key that is not a string"));
             };
-            let value = json_value(&value, &format!("{path}.{key}"))?;
+            let value = convert(&value).map_err(|r| r.at(Step::Member(key.clone())))?;
             map.insert(key, value);
         }
         return Ok(Value::Object(map));
     }
-    refuse("is not a JSON value (a string, number, boolean, null, array or plain object)")
+    Err(Refusal::new(
+        "is not a JSON value (a string, number, boolean, null, array or plain object)",
+    ))
 }
 
 /// `{…}` or `Object.create(null)`: not a Date, Map, class instance, …
