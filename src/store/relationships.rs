@@ -329,7 +329,7 @@ impl EmbeddedStore {
                 edges.push(edge);
             }
         }
-        edges.sort_by(|a, b| a.key.cmp(&b.key));
+        edges.sort_unstable_by(|a, b| a.key.cmp(&b.key));
 
         let mut seen = FnvHashSet::default();
         let mut related = Vec::new();
@@ -345,7 +345,7 @@ impl EmbeddedStore {
                 }
             }
         }
-        related.sort_by(|a, b| {
+        related.sort_unstable_by(|a, b| {
             a.updated_ms
                 .total_cmp(&b.updated_ms)
                 .then(a.seq.cmp(&b.seq))

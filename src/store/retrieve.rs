@@ -116,7 +116,7 @@ impl EmbeddedStore {
                 hits.push(entity);
             }
         }
-        hits.sort_by(|a, b| {
+        hits.sort_unstable_by(|a, b| {
             a.canonical_name
                 .cmp(&b.canonical_name)
                 .then(a.seq.cmp(&b.seq))

@@ -87,7 +87,7 @@ impl EmbeddedStore {
                 }
             }
         }
-        edges.sort_by(|a, b| {
+        edges.sort_unstable_by(|a, b| {
             b.created_ms
                 .total_cmp(&a.created_ms)
                 .then(a.seq.cmp(&b.seq))
