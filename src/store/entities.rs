@@ -19,8 +19,8 @@ use super::relationships::body_object;
 use super::schema::{self, display_name, schema_for, Identity};
 use super::time::{iso_ms, sanitize_ms};
 use super::{identity_slot, EmbeddedStore, Response, USER_ID};
-use serde_json::json;
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
 
 /// The top-level fields `POST /store` accepts (transcript 07e, in the server's order).
 const STORE_FIELDS: &[&str] = &[
@@ -48,6 +48,31 @@ const DEFAULT_SOURCE_PRIORITY: i64 = 100;
 
 const NO_ENTITIES: &str =
     "Must provide either entities, file_path, or file_content with mime_type (or use intake.mode='overflow')";
+
+/// A `/store` answer that wrote something (transcripts 01a, 07a): the fields after
+/// `store_warnings` appear only when there is something to say.
+#[derive(Serialize)]
+struct StoreAnswer {
+    success: bool,
+    replayed: bool,
+    commit: bool,
+    source_id: String,
+    entities_created: usize,
+    observations_created: usize,
+    entities: Vec<Value>,
+    relationships_created: Vec<Value>,
+    store_warnings: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unknown_fields_count: Option<usize>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unknown_fields: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    required_fields_missing: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conversation_message_count: Option<usize>,
+}
 
 const UNKNOWN_FIELDS_HINT: &str = "Undeclared fields are preserved on the observation but excluded from the entity snapshot. To promote them, call update_schema_incremental to add the fields to the schema, then set migrate_existing: true to backfill existing observations. If an existing declared field already fits the data, prefer correct()-ing into that field.";
 
@@ -790,40 +815,25 @@ impl EmbeddedStore {
             observations: observation_indexes,
         });
 
-        let mut answer = Map::new();
-        answer.insert("success".into(), Value::Bool(true));
-        answer.insert("replayed".into(), Value::Bool(false));
-        answer.insert("commit".into(), Value::Bool(true));
-        answer.insert("source_id".into(), Value::from(source_id));
-        answer.insert("entities_created".into(), Value::from(created));
-        answer.insert("observations_created".into(), Value::from(items.len()));
-        answer.insert("entities".into(), Value::Array(items));
-        answer.insert(
-            "relationships_created".into(),
-            Value::Array(relationships_created),
-        );
-        answer.insert("store_warnings".into(), Value::Array(warnings));
-        if !unknown_fields.is_empty() {
-            answer.insert(
-                "unknown_fields_count".into(),
-                Value::from(unknown_fields.len()),
-            );
-            answer.insert("unknown_fields".into(), json!(unknown_fields));
-            answer.insert("hint".into(), Value::from(UNKNOWN_FIELDS_HINT));
-        }
-        if !required_missing.is_empty() {
-            answer.insert(
-                "required_fields_missing".into(),
-                Value::Array(required_missing),
-            );
-        }
-        if let Some(conversation) = part_of_target {
-            answer.insert(
-                "conversation_message_count".into(),
-                Value::from(self.conversation_message_count(&conversation)),
-            );
-        }
-        Value::Object(answer)
+        let unknown = !unknown_fields.is_empty();
+        let answer = StoreAnswer {
+            success: true,
+            replayed: false,
+            commit: true,
+            source_id,
+            entities_created: created,
+            observations_created: items.len(),
+            entities: items,
+            relationships_created,
+            store_warnings: warnings,
+            unknown_fields_count: unknown.then_some(unknown_fields.len()),
+            unknown_fields,
+            hint: unknown.then_some(UNKNOWN_FIELDS_HINT),
+            required_fields_missing: required_missing,
+            conversation_message_count: part_of_target
+                .map(|conversation| self.conversation_message_count(&conversation)),
+        };
+        serde_json::to_value(answer).expect("an answer is always JSON")
     }
 
     /// `POST /get_entity_snapshot` (transcripts 07h2, 07i2, 07j, 10f).
