@@ -49,7 +49,7 @@ const DEFAULT_SOURCE_PRIORITY: i64 = 100;
 const NO_ENTITIES: &str =
     "Must provide either entities, file_path, or file_content with mime_type (or use intake.mode='overflow')";
 
-/// A `/store` answer that wrote something (transcripts 01a, 07a): the fields after
+/// A `/store` answer that wrote something (transcripts 01, 04a, 04b): the fields after
 /// `store_warnings` appear only when there is something to say.
 #[derive(Serialize)]
 struct StoreAnswer {

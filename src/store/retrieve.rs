@@ -25,8 +25,8 @@ use super::ids::looks_like_entity_id;
 use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
 use super::{EmbeddedStore, Response};
-use serde_json::json;
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
 
 const DEFAULT_LIMIT: usize = 100;
 const DEFAULT_OBSERVATIONS_LIMIT: usize = 20;
@@ -100,6 +100,32 @@ fn entity_hit(entity: &Entity, snapshot: Value) -> Value {
         "canonical_name": entity.canonical_name,
         "snapshot": snapshot,
     })
+}
+
+/// A `/retrieve_entity_by_identifier` answer (transcripts 04c–04m).
+#[derive(Serialize)]
+struct RetrieveAnswer {
+    entities: Vec<Value>,
+    total: usize,
+    match_mode: &'static str,
+    /// Only when nothing matched an identifier that looks like an entity id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'static str>,
+}
+
+impl RetrieveAnswer {
+    fn new(entities: Vec<Value>, match_mode: &'static str) -> Self {
+        RetrieveAnswer {
+            total: entities.len(),
+            entities,
+            match_mode,
+            hint: None,
+        }
+    }
+
+    fn into_json(self) -> Value {
+        serde_json::to_value(self).expect("an answer is always JSON")
+    }
 }
 
 impl EmbeddedStore {
@@ -190,11 +216,8 @@ impl EmbeddedStore {
                 .filter(|e| entity_type.is_none_or(|t| e.entity_type == t))
             {
                 let item = entity_hit(entity, entity.snapshot_json());
-                return Ok(json!({
-                    "entities": [self.with_observations(item, entity, observations)],
-                    "total": 1,
-                    "match_mode": "direct",
-                }));
+                let entities = vec![self.with_observations(item, entity, observations)];
+                return Ok(RetrieveAnswer::new(entities, "direct").into_json());
             }
         }
 
@@ -230,13 +253,11 @@ impl EmbeddedStore {
         };
 
         if hits.is_empty() {
-            let mut answer = json!({"entities": [], "total": 0, "match_mode": "none"});
-            if looks_like_entity_id(identifier) {
-                if let Some(map) = answer.as_object_mut() {
-                    map.insert("hint".into(), Value::from(ENTITY_ID_HINT));
-                }
-            }
-            return Ok(answer);
+            let answer = RetrieveAnswer {
+                hint: looks_like_entity_id(identifier).then_some(ENTITY_ID_HINT),
+                ..RetrieveAnswer::new(Vec::new(), "none")
+            };
+            return Ok(answer.into_json());
         }
 
         let items: Vec<Value> = hits
@@ -254,11 +275,7 @@ impl EmbeddedStore {
                 self.with_observations(item, entity, observations)
             })
             .collect();
-        Ok(json!({
-            "total": items.len(),
-            "entities": items,
-            "match_mode": mode,
-        }))
+        Ok(RetrieveAnswer::new(items, mode).into_json())
     }
 }
 
