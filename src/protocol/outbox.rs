@@ -281,6 +281,12 @@ mod tests {
         let w = write("k1");
         assert_eq!(decode(&encode(std::slice::from_ref(&w))), Some(vec![w]));
         assert_eq!(decode(r#"{"v":2,"writes":[]}"#), None);
+        // What the previous release wrote (its own JSON, `queuedAtMs` as JS printed it) reads.
+        let earlier = r#"{"v":1,"writes":[{"idempotencyKey":"k1","turnId":"t1","role":"user","turnKey":"c:t1","refersTo":["ent_1"],"body":{"idempotency_key":"k1"},"queuedAtMs":1764633600000}]}"#;
+        let read = decode(earlier).unwrap();
+        assert_eq!(read[0].queued_at_ms, 1_764_633_600_000);
+        assert_eq!(read[0].refers_to, ["ent_1"]);
+        assert_eq!(encode(&read), earlier, "and is written back the same");
         assert_eq!(decode(r#"{"v":1,"writes":[{"turnId":"t"}]}"#), None);
     }
 
