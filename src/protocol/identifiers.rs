@@ -140,9 +140,7 @@ struct Shape {
     letters: usize,
     upper: usize,
     lower: usize,
-    /// ASCII digits.
-    digits: usize,
-    /// Any numeric character, ASCII digits included.
+    /// Numeric characters (ASCII digits and others).
     numeric: usize,
     first_upper: bool,
     upper_after_first: bool,
@@ -178,9 +176,6 @@ impl Shape {
                 }
             } else if c.is_numeric() {
                 s.numeric += 1;
-                if c.is_ascii_digit() {
-                    s.digits += 1;
-                }
             } else if !is_mark(c) {
                 match c {
                     '@' => s.at = true,
@@ -805,7 +800,7 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if shape.numeric > 0 {
-            if shapes::is_model_code(w) && self.tail_joinable() {
+            if self.tail_joinable() && shapes::is_model_code(w) {
                 // "Dyson V11", "Galaxy S23".
                 self.run.push(El::Num { end });
                 self.sentence_start = false;

@@ -30,8 +30,6 @@ static SNAKE_CASE_ID: LazyLock<Regex> =
 /// `docs.example.com`, `report.pdf`, `Node.js` (when the lexicon knows the last label).
 static DOMAIN_OR_FILE: LazyLock<Regex> =
     LazyLock::new(|| regex(&format!(r"^(?:[{W}_\-]+\.)+(?:[a-z]{{2,}}|[A-Z]{{2,4}})$")));
-/// The start of a URL: its scheme or `www.`.
-static URL_START: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)^(?:https?://|ftp://|www\.)"));
 
 /// `10.0.0.12`: four octets, leading zeros allowed.
 static IPV4: LazyLock<Regex> = LazyLock::new(|| {
@@ -88,7 +86,16 @@ pub(super) fn domain_or_file_suffix(w: &str) -> Option<&str> {
 /// The length of the prefix (`https://`, `www.`, …) and of the whole URL candidate at the start
 /// of `text`, before trailing punctuation is trimmed.
 pub(super) fn url_candidate(text: &str) -> Option<(usize, usize)> {
-    let prefix = URL_START.find(text)?.end();
+    // Its start, a scheme or `www.` in any case: a literal prefix, not a regex, since this runs
+    // at every word starting with h, w or f ("with", "from", …).
+    let prefix = ["https://", "http://", "ftp://", "www."]
+        .iter()
+        .find(|p| {
+            text.as_bytes()
+                .get(..p.len())
+                .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+        })?
+        .len();
     // The body up to the first space, quote or angle bracket, by `str::find`: as a regex
     // (`[^…]*`) a 1 MiB URL took five times as long in regex-lite's PikeVM.
     let body = text.get(prefix..)?;
