@@ -12,10 +12,15 @@ use wasm_bindgen_futures::JsFuture;
 use crate::protocol::keys::uuid_v4;
 use crate::protocol::turn::Runtime;
 
-fn global_function(name: &str) -> Option<Function> {
-    Reflect::get(&js_sys::global(), &JsValue::from_str(name))
+/// `target[key]` when it is a function (`None` for a target that is not an object).
+pub fn method(target: &JsValue, key: &JsValue) -> Option<Function> {
+    Reflect::get(target, key)
         .ok()
         .and_then(|f| f.dyn_into::<Function>().ok())
+}
+
+fn global_function(name: &str) -> Option<Function> {
+    method(&js_sys::global(), &JsValue::from_str(name))
 }
 
 /// A `setTimeout` that is cleared when dropped, so a timer whose work is no longer wanted does
@@ -23,9 +28,7 @@ fn global_function(name: &str) -> Option<Function> {
 struct Timer(JsValue);
 
 impl Timer {
-    /// `keep_alive: false` unrefs the timer where the host can (Node's `timeout.unref()`,
-    /// `Deno.unrefTimer`): a background timer must not hold a finished script open.
-    fn start(callback: &Function, ms: u32, keep_alive: bool) -> Timer {
+    fn start(callback: &Function, ms: u32) -> Timer {
         // called on globalThis: some hosts reject timers called with another `this`
         let id = global_function("setTimeout")
             .and_then(|set_timeout| {
@@ -39,28 +42,20 @@ impl Timer {
                     .ok()
             })
             .unwrap_or(JsValue::UNDEFINED);
-        if !keep_alive {
-            unref_timer(&id);
-        }
         Timer(id)
     }
-}
 
-fn unref_timer(id: &JsValue) {
-    let method = |target: &JsValue, name: &str| {
-        Reflect::get(target, &JsValue::from_str(name))
-            .ok()
-            .and_then(|f| f.dyn_into::<Function>().ok())
-    };
-    if let Some(unref) = id.is_object().then(|| method(id, "unref")).flatten() {
-        let _ = unref.call0(id);
-    } else if let Ok(deno) = Reflect::get(&js_sys::global(), &JsValue::from_str("Deno")) {
-        if let Some(unref) = deno
-            .is_object()
-            .then(|| method(&deno, "unrefTimer"))
-            .flatten()
-        {
-            let _ = unref.call1(&deno, id);
+    /// Lets the host exit while the timer waits, where it can (Node's `timeout.unref()`,
+    /// `Deno.unrefTimer`): a background timer must not hold a finished script open.
+    fn unref(&self) {
+        if let Some(unref) = method(&self.0, &JsValue::from_str("unref")) {
+            let _ = unref.call0(&self.0);
+        } else {
+            let deno = Reflect::get(&js_sys::global(), &JsValue::from_str("Deno"))
+                .unwrap_or(JsValue::UNDEFINED);
+            if let Some(unref) = method(&deno, &JsValue::from_str("unrefTimer")) {
+                let _ = unref.call1(&deno, &self.0);
+            }
         }
     }
 }
@@ -83,23 +78,21 @@ pub struct Sleep {
 
 impl Sleep {
     pub fn new(ms: u32) -> Sleep {
-        Sleep::start(ms, true)
-    }
-
-    /// A sleep that does not keep a Node or Deno process alive (the outbox's own timer).
-    pub fn background(ms: u32) -> Sleep {
-        Sleep::start(ms, false)
-    }
-
-    fn start(ms: u32, keep_alive: bool) -> Sleep {
         let mut timer = None;
         let promise = Promise::new(&mut |resolve, _reject| {
-            timer = Some(Timer::start(&resolve, ms, keep_alive));
+            timer = Some(Timer::start(&resolve, ms));
         });
         Sleep {
             _timer: timer.unwrap_or(Timer(JsValue::UNDEFINED)),
             done: JsFuture::from(promise),
         }
+    }
+
+    /// A sleep that does not keep a Node or Deno process alive (the outbox's own timer).
+    pub fn background(ms: u32) -> Sleep {
+        let sleep = Sleep::new(ms);
+        sleep._timer.unref();
+        sleep
     }
 }
 
@@ -121,7 +114,7 @@ impl Timeout {
     pub fn new(ms: u32, f: impl FnMut() + 'static) -> Timeout {
         let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(f);
         Timeout {
-            _timer: Timer::start(callback.as_ref().unchecked_ref(), ms, true),
+            _timer: Timer::start(callback.as_ref().unchecked_ref(), ms),
             _callback: callback,
         }
     }

@@ -11,6 +11,7 @@ use web_sys::{TextDecodeOptions, TextDecoder, TextDecoderOptions};
 use super::errors::thrown;
 use super::js_values::{entity_ids, field, string_arg};
 use super::reply_sink::ReplySink;
+use crate::platform::method;
 use crate::protocol::error::Error;
 use crate::protocol::turn::{Extractor, Llm, Reply, TurnContext};
 use crate::transport::js_json::to_js;
@@ -232,13 +233,6 @@ fn too_long(max_bytes: usize) -> Error {
     Error::invalid_input(format!(
         "the llm reply is longer than maxMessageBytes ({max_bytes})"
     ))
-}
-
-/// `obj[key]` when it is a function.
-fn method(obj: &JsValue, key: &JsValue) -> Option<Function> {
-    Reflect::get(obj, key)
-        .ok()
-        .and_then(|f| f.dyn_into::<Function>().ok())
 }
 
 /// Marks `promise`'s rejection as handled (it is reported elsewhere), with one shared no-op.
