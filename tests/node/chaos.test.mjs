@@ -398,8 +398,8 @@ test(`chaos: ${CONVERSATIONS * TURNS_PER_CONVERSATION} turns through a faulty se
     for (const key of waitingKeys) {
       assert.equal(sentSince.filter((e) => e.idempotencyKey === key).length, 1, `${key}: sent once after the turns`);
     }
+    for (const e of sentSince) assert.ok(waitingKeys.has(e.idempotencyKey), `${e.idempotencyKey}: sent after the turns, but was not waiting`);
     assert.ok(flushedAtEnd <= pendingAfterTurns, 'the flush sent only what was waiting');
-    assert.equal(waitingKeys.size, pendingAfterTurns, 'one outbox entry per waiting write');
     assert.ok(pendingAfterTurns > 0, 'writes were waiting when the turns ended (the final flush had work)');
     await server.whenIdle(); // delayed handlers the clients gave up on are done too
     for (const [cid, agent] of agents) {

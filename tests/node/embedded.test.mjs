@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import * as pkg from 'neotoma-agent-wasm';
-import { startTestServer, seedStandard, call, randomId } from '../server/harness.mjs';
+import { startTestServer, seedStandard, call, randomId, rejectionOf } from '../server/harness.mjs';
 
 const { NeotomaAgent, EmbeddedStore, withMemory, extractIdentifiers, idempotencyKey } = pkg;
 
@@ -115,7 +115,7 @@ test('an embedded-store error says what the embedded store refused, not "Neotoma
   for (const transport of [undefined, new EmbeddedStore()]) {
     const agent = new NeotomaAgent({ conversationId: randomId('refused'), ...strict, ...(transport ? { transport } : {}) });
     await agent.turn('first', () => 'one', { turnId: 't1' });
-    const err = await agent.turn('edited', () => 'two', { turnId: 't1' }).then(() => null, (e) => e);
+    const err = await rejectionOf(agent.turn('edited', () => 'two', { turnId: 't1' }));
     const what = transport ? 'EmbeddedStore as transport' : 'default embedded store';
     assert.ok(err instanceof Error, what);
     assert.equal(err.name, 'NeotomaError', what);
@@ -127,12 +127,12 @@ test('an embedded-store error says what the embedded store refused, not "Neotoma
   }
   // EmbeddedStore's own transport methods reject the same way
   const store = new EmbeddedStore();
-  const err = await store.store({ entities: 'x' }).then(() => null, (e) => e);
+  const err = await rejectionOf(store.store({ entities: 'x' }));
   assert.equal(err.code, 'NEOTOMA_HTTP');
   assert.equal(err.status, 400);
   assert.equal(err.body.error_code, 'VALIDATION_INVALID_FORMAT');
   assert.equal(err.message, 'the embedded store refused /store (400 VALIDATION_INVALID_FORMAT): Invalid request payload.');
-  const rel = await store.createRelationships({ relationships: 'x' }).then(() => null, (e) => e);
+  const rel = await rejectionOf(store.createRelationships({ relationships: 'x' }));
   assert.equal(rel.code, 'NEOTOMA_HTTP');
   assert.match(rel.message, refused('/create_relationships', 400, 'VALIDATION_INVALID_FORMAT'));
 });

@@ -7,9 +7,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { idempotencyKey } from 'neotoma-agent-wasm';
-import { startTestServer, seedStandard, seed, graphState, turnIndex, entitySnapshot, refersTo, randomId, httpAgent, recordingStorage } from '../server/harness.mjs';
-import { NeotomaAgent } from 'neotoma-agent-wasm';
+import { NeotomaAgent, idempotencyKey } from 'neotoma-agent-wasm';
+import { startTestServer, seedStandard, seed, graphState, turnIndex, entitySnapshot, refersTo, retrieve, randomId, httpAgent, recordingStorage } from '../server/harness.mjs';
 
 let server;
 let ids;
@@ -225,7 +224,9 @@ for (const [name, agentOf] of Object.entries(transports)) {
           };
     if (name === 'http') server.setFaults({ seed: 9, rules: [{ path: '/store', p: 1, kind: 'unavailable', match: (b) => b.idempotency_key === replyKey }] });
     try {
-      await assert.rejects(agentOf(cid, options).turn('Tell me about Acme', llm, { turnId: 't1', turnNumber: 1 }));
+      // the store's own failure comes out: the server's 503, or the transport's throw unchanged
+      const failure = name === 'http' ? (e) => e.code === 'NEOTOMA_HTTP' && e.status === 503 : (e) => e === injected;
+      await assert.rejects(agentOf(cid, options).turn('Tell me about Acme', llm, { turnId: 't1', turnNumber: 1 }), failure);
     } finally {
       server.clearFaults();
       failReplies = false;
@@ -275,11 +276,7 @@ for (const [name, agentOf] of Object.entries(transports)) {
       history.push({ entity_type: 'conversation_message', role: i % 2 ? 'assistant' : 'user', sender_kind: i % 2 ? 'assistant' : 'user', content: `earlier message ${i}`, turn_key: `${cid}:old-${i}` });
     }
     await seed(server, history, randomId('history')); // one write, as a bulk import would be
-    const plain = await (await fetch(`${server.url}/retrieve_entity_by_identifier`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ identifier: 'Thaddeus', limit: 5 }),
-    })).json();
+    const plain = await retrieve(server, { identifier: 'Thaddeus', limit: 5 });
     assert.ok(!plain.entities.some((e) => e.entity_type === 'person'), 'a plain lookup is crowded out');
 
     const llm = freshLlm();

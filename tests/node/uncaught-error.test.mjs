@@ -12,22 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { DENO_BIN, PKG_DIR, REPO_DIR, describeRun, run } from '../packaging/helpers.mjs';
+import { DENO_BIN, PKG_DIR, REPO_DIR, childEnv, describeRun, run, runNode } from '../packaging/helpers.mjs';
 
 const LONGEST = 500;
 const GLUE = path.join(PKG_DIR, 'neotoma_agent_wasm.js');
-
-/** The child's environment: no test-runner or colour settings leak into what it prints. */
-function childEnv(extra = {}) {
-  const env = { ...process.env, NO_COLOR: '1', ...extra };
-  for (const k of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'FORCE_COLOR']) delete env[k];
-  return env;
-}
-
-/** `node --input-type=module -e source` from the repo root, where 'neotoma-agent-wasm' resolves to pkg/. */
-function runNode(source) {
-  return run(process.execPath, ['--input-type=module', '-e', source], { cwd: REPO_DIR, env: childEnv() });
-}
 
 /** The `at …` frames of a printed stack that point into a file: `{ fn, file, line, column }`. */
 function fileFrames(stderr) {
@@ -83,75 +71,68 @@ async function assertThrowSite(r) {
   assert.match(caret, /^\s*\^+\s*$/);
 }
 
-test('Node: `new NeotomaAgent({})` at the top of a script prints the message, code and a readable stack', { timeout: 30_000 }, async () => {
-  const r = await runNode(`import { NeotomaAgent } from 'neotoma-agent-wasm';\nnew NeotomaAgent({});\n`);
-  await assertReadable('new NeotomaAgent({})', r, {
+const IMPORT_AGENT = `import { NeotomaAgent } from 'neotoma-agent-wasm';\n`;
+
+// Each script ends on an uncaught NeotomaError. `caller`: the script's own line:column, which the
+// stack shows after the package's frames (absent when the error is raised after an await).
+const NODE_CASES = [
+  {
+    what: '`new NeotomaAgent({})` at the top of a script',
+    source: `${IMPORT_AGENT}new NeotomaAgent({});\n`,
     message: 'NeotomaError]: conversationId is required',
     printed: ["code: 'INVALID_INPUT'"],
     frame: 'new NeotomaAgent',
-  });
-  await assertThrowSite(r);
-  // the caller's own line is in the stack, after the package's frames
-  assert.match(r.stderr, /^\s+at file:\/\/\/.*\[eval1\]:2:1$/m, r.stderr);
-});
-
-test('Node: a rejected top-level `await agent.turn(42, …)` prints the same', { timeout: 30_000 }, async () => {
-  const r = await runNode(
-    `import { NeotomaAgent } from 'neotoma-agent-wasm';\n` +
-      `const agent = new NeotomaAgent({ conversationId: 'c' });\n` +
-      `await agent.turn(42, () => 'x');\n`,
-  );
-  await assertReadable('agent.turn(42)', r, {
+    caller: '2:1',
+  },
+  {
+    what: 'a rejected top-level `await agent.turn(42, …)`',
+    source: `${IMPORT_AGENT}const agent = new NeotomaAgent({ conversationId: 'c' });\nawait agent.turn(42, () => 'x');\n`,
     message: 'userMessage must be a string',
     printed: ["code: 'INVALID_INPUT'"],
     frame: 'NeotomaAgent.turn',
-  });
-  await assertThrowSite(r);
-  assert.match(r.stderr, /^\s+at file:\/\/\/.*\[eval1\]:3:13$/m, r.stderr);
-});
-
-test('Node: an embedded-store refusal, uncaught, says the embedded store refused, with code and status', { timeout: 30_000 }, async () => {
-  // a turn id reused with other content on the default embedded store: raised deep in the turn
-  const mismatch = await runNode(
-    `import { NeotomaAgent } from 'neotoma-agent-wasm';\n` +
-      `const agent = new NeotomaAgent({ conversationId: 'c', retry: false, outbox: false });\n` +
+    caller: '3:13',
+  },
+  {
+    // a turn id reused with other content on the default embedded store: raised deep in the turn
+    what: 'an embedded-store refusal in a turn (says the embedded store refused, with code and status)',
+    source:
+      `${IMPORT_AGENT}const agent = new NeotomaAgent({ conversationId: 'c', retry: false, outbox: false });\n` +
       `await agent.turn('one', () => 'x', { turnId: 't1' });\n` +
       `await agent.turn('two', () => 'x', { turnId: 't1' });\n`,
-  );
-  await assertReadable('reused turn id', mismatch, {
     message: 'NeotomaError]: the embedded store refused /store (400 ERR_IDEMPOTENCY_MISMATCH): ',
     printed: ["code: 'IDEMPOTENCY_MISMATCH'", 'status: 400'],
     frame: /^wasm_bindgen/, // after an await: the glue's callback into the wasm, no caller frame
-  });
-  assert.ok(!mismatch.stderr.includes('Neotoma answered'), mismatch.stderr);
-  await assertThrowSite(mismatch);
-
-  // EmbeddedStore.store() itself, with a body Neotoma refuses
-  const refused = await runNode(
-    `import { EmbeddedStore } from 'neotoma-agent-wasm';\nawait new EmbeddedStore().store({ entities: 'x' });\n`,
-  );
-  await assertReadable('EmbeddedStore.store', refused, {
+    absent: 'Neotoma answered',
+  },
+  {
+    what: 'EmbeddedStore.store() with a body Neotoma refuses',
+    source: `import { EmbeddedStore } from 'neotoma-agent-wasm';\nawait new EmbeddedStore().store({ entities: 'x' });\n`,
     message: 'NeotomaError]: the embedded store refused /store (400 VALIDATION_INVALID_FORMAT): ',
     printed: ["code: 'NEOTOMA_HTTP'", 'status: 400', "error_code: 'VALIDATION_INVALID_FORMAT'"],
     frame: 'EmbeddedStore.store',
-  });
-  await assertThrowSite(refused);
-});
-
-test('Node: the raw glue (`neotoma-agent-wasm/glue`, initialised by hand) prints the same', { timeout: 30_000 }, async () => {
-  const r = await runNode(
-    `import { readFileSync } from 'node:fs';\n` +
+  },
+  {
+    what: 'the raw glue (`neotoma-agent-wasm/glue`, initialised by hand)',
+    source:
+      `import { readFileSync } from 'node:fs';\n` +
       `import { initSync, NeotomaAgent } from 'neotoma-agent-wasm/glue';\n` +
       `initSync({ module: readFileSync(new URL(import.meta.resolve('neotoma-agent-wasm/neotoma_agent_wasm_bg.wasm'))) });\n` +
       `new NeotomaAgent({ conversationId: 42 });\n`,
-  );
-  await assertReadable('glue', r, {
     message: 'conversationId must be a string',
     printed: ["code: 'INVALID_INPUT'"],
     frame: 'new NeotomaAgent',
+  },
+];
+
+for (const c of NODE_CASES) {
+  test(`Node: ${c.what}, uncaught, prints the message, code and a readable stack`, { timeout: 30_000 }, async () => {
+    const r = await runNode(c.source);
+    await assertReadable(c.what, r, { message: c.message, printed: c.printed, frame: c.frame });
+    await assertThrowSite(r);
+    if (c.caller) assert.match(r.stderr, new RegExp(`^\\s+at file:///.*\\[eval1\\]:${c.caller}$`, 'm'), r.stderr);
+    if (c.absent) assert.ok(!r.stderr.includes(c.absent), r.stderr);
   });
-  await assertThrowSite(r);
-});
+}
 
 test('Deno: an uncaught NeotomaError from deno.mjs prints the message and a readable stack', { timeout: 60_000 }, async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'neotoma-uncaught-'));

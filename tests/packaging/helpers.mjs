@@ -41,6 +41,18 @@ export function run(cmd, args, { cwd, env = process.env, timeoutMs = 30_000 } = 
   });
 }
 
+/** The environment of a child Node: no test-runner or colour settings leak into what it prints. */
+export function childEnv(extra = {}) {
+  const env = { ...process.env, NO_COLOR: '1', ...extra };
+  for (const k of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'FORCE_COLOR']) delete env[k];
+  return env;
+}
+
+/** `node --input-type=module -e source` from the repo root, where 'neotoma-agent-wasm' resolves to pkg/. */
+export function runNode(source, { timeoutMs } = {}) {
+  return run(process.execPath, ['--input-type=module', '-e', source], { cwd: REPO_DIR, env: childEnv(), timeoutMs });
+}
+
 /** A failure message with everything a child printed. */
 export function describeRun(what, r) {
   return (
