@@ -19,7 +19,7 @@ use neotoma_agent_wasm::protocol::turn::{
 };
 use neotoma_agent_wasm::store::EmbeddedStore;
 use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
-use neotoma_agent_wasm::transport::Transport;
+use neotoma_agent_wasm::transport::{Call, Transport};
 
 mod common;
 use common::{block_on, event_type, outbound, seed, turn_opts, yield_once, TestRuntime};
@@ -55,6 +55,16 @@ impl Faulty {
 }
 
 impl Transport for Faulty {
+    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
+        match call {
+            Call::Store => self.store(body).await,
+            Call::RetrieveEntityByIdentifier => self.retrieve_entity_by_identifier(body).await,
+            Call::CreateRelationships => self.create_relationships(body).await,
+        }
+    }
+}
+
+impl Faulty {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
         self.stores.borrow_mut().push(body.clone());
         yield_once().await; // a round trip: concurrent turns interleave here
@@ -63,14 +73,14 @@ impl Transport for Faulty {
         }
         let next = self.script.borrow_mut().pop_front();
         match next {
-            None => self.inner.store(body).await,
+            None => self.inner.call(Call::Store, body).await,
             Some(Fault::Network) => Err(Error::new(ErrorCode::NeotomaNetwork, "reset")),
             Some(Fault::LostAnswer) => {
-                let _ = self.inner.store(body).await;
+                let _ = self.inner.call(Call::Store, body).await;
                 Err(Error::new(ErrorCode::NeotomaTimeout, "no answer"))
             }
             Some(Fault::Garbled) => {
-                let _ = self.inner.store(body).await;
+                let _ = self.inner.call(Call::Store, body).await;
                 Ok(Value::String("{\"success\":true,\"entit".into()))
             }
             Some(Fault::Http(status, retry_after)) => {
@@ -81,13 +91,15 @@ impl Transport for Faulty {
         }
     }
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        self.inner.retrieve_entity_by_identifier(body).await
+        self.inner
+            .call(Call::RetrieveEntityByIdentifier, body)
+            .await
     }
     async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
         if self.relationships_down.get() {
             return Err(Error::new(ErrorCode::NeotomaNetwork, "connection refused"));
         }
-        self.inner.create_relationships(body).await
+        self.inner.call(Call::CreateRelationships, body).await
     }
 }
 

@@ -19,7 +19,7 @@ use neotoma_agent_wasm::protocol::turn::{
 };
 use neotoma_agent_wasm::store::EmbeddedStore;
 use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
-use neotoma_agent_wasm::transport::Transport;
+use neotoma_agent_wasm::transport::{Call, Transport};
 
 mod common;
 use common::{
@@ -54,6 +54,16 @@ impl Net {
 }
 
 impl Transport for Net {
+    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
+        match call {
+            Call::Store => self.store(body).await,
+            Call::RetrieveEntityByIdentifier => self.retrieve_entity_by_identifier(body).await,
+            Call::CreateRelationships => self.create_relationships(body).await,
+        }
+    }
+}
+
+impl Net {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
         self.calls.borrow_mut().push(("/store", body.clone()));
         yield_once().await;
@@ -67,18 +77,20 @@ impl Transport for Net {
                 e.retry_after_ms = Some(ms);
                 Err(e)
             }
-            _ => self.inner.store(body).await,
+            _ => self.inner.call(Call::Store, body).await,
         }
     }
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
         self.calls.borrow_mut().push(("/retrieve", body.clone()));
-        self.inner.retrieve_entity_by_identifier(body).await
+        self.inner
+            .call(Call::RetrieveEntityByIdentifier, body)
+            .await
     }
     async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
         self.calls
             .borrow_mut()
             .push(("/create_relationships", body.clone()));
-        self.inner.create_relationships(body).await
+        self.inner.call(Call::CreateRelationships, body).await
     }
 }
 
@@ -270,13 +282,8 @@ fn a_first_run_that_died_before_its_reply_was_stored_is_answered_once_by_the_rep
     let w = World::new("acme-support");
     seed(&w.store, "company", "Acme Corp");
     let llm = FreshLlm::default();
-    let first = w.agent(MemoryStorage::default());
-    first.transport().fault.set(StoreFault::AssistantDown);
-    let r = turn(&first, &llm, MESSAGE, turn_one());
-    assert!(
-        r.pending.assistant,
-        "the reply waits in the first process's outbox"
-    );
+    // the reply waits in the first process's outbox…
+    let (first, _) = reply_left_queued(&w, &llm, MemoryStorage::default());
     drop(first); // …which dies with it
 
     let again = fresh_turn(&w, &llm, turn_one());
@@ -388,13 +395,9 @@ fn a_queued_write_another_instance_superseded_leaves_the_outbox_with_a_trace() {
 #[test]
 fn the_outbox_drains_on_its_own_timer_honouring_retry_after() {
     let w = World::new("acme-support");
-    seed(&w.store, "company", "Acme Corp");
-    let llm = FreshLlm::default();
-    let agent = w.agent(MemoryStorage::default());
-    assert_eq!(agent.start_drain(), None, "nothing waits: no timer");
-    agent.transport().fault.set(StoreFault::RateLimited(2_000));
-    let r = turn(&agent, &llm, MESSAGE, turn_one());
-    assert_eq!((r.pending.user, r.pending.assistant), (true, true));
+    let idle = w.agent(MemoryStorage::default());
+    assert_eq!(idle.start_drain(), None, "nothing waits: no timer");
+    let agent = rate_limited_turn(&w);
 
     // the server's Retry-After, plus jitter (TestRuntime's random is 0.5: +125 ms), never less
     assert_eq!(agent.start_drain(), Some(2_125));
@@ -518,6 +521,7 @@ fn a_flush_while_the_timer_sends_waits_for_it_and_then_tries_itself() {
     let agent = rate_limited_turn(&w);
     agent.transport().fault.set(StoreFault::None);
     assert!(agent.start_drain().is_some());
+    let stores_before = agent.transport().count("/store");
     // the timer's pass is sending (each store is a round trip) when the host calls flush()
     let (timer, flushed) = block_on(futures_util::future::join(
         agent.drain_pass(),
@@ -530,4 +534,9 @@ fn a_flush_while_the_timer_sends_waits_for_it_and_then_tries_itself() {
         "flush() reports after a real try, not the timer's queue"
     );
     assert!(block_on(agent.pending_writes()).unwrap().is_empty());
+    assert_eq!(
+        agent.transport().count("/store") - stores_before,
+        2,
+        "each of the two writes sent once, by the timer"
+    );
 }

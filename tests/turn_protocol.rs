@@ -16,7 +16,7 @@ use neotoma_agent_wasm::protocol::turn::{
 };
 use neotoma_agent_wasm::store::EmbeddedStore;
 use neotoma_agent_wasm::transport::embedded::EmbeddedTransport;
-use neotoma_agent_wasm::transport::Transport;
+use neotoma_agent_wasm::transport::{Call, Transport};
 
 mod common;
 use common::{assert_same_turn, block_on, outbound, seed, turn_opts, yield_once, TestRuntime};
@@ -40,12 +40,22 @@ impl Observed {
 }
 
 impl Transport for Observed {
+    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
+        match call {
+            Call::Store => self.store(body).await,
+            Call::RetrieveEntityByIdentifier => self.retrieve_entity_by_identifier(body).await,
+            Call::CreateRelationships => self.create_relationships(body).await,
+        }
+    }
+}
+
+impl Observed {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
         self.calls
             .borrow_mut()
             .push(("/store".into(), body.clone()));
         yield_once().await;
-        self.inner.store(body).await
+        self.inner.call(Call::Store, body).await
     }
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
         self.calls
@@ -62,13 +72,15 @@ impl Transport for Observed {
         if self.hanging.contains(&id) {
             std::future::pending::<()>().await;
         }
-        self.inner.retrieve_entity_by_identifier(body).await
+        self.inner
+            .call(Call::RetrieveEntityByIdentifier, body)
+            .await
     }
     async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
         self.calls
             .borrow_mut()
             .push(("/create_relationships".into(), body.clone()));
-        self.inner.create_relationships(body).await
+        self.inner.call(Call::CreateRelationships, body).await
     }
 }
 
@@ -376,7 +388,7 @@ fn a_reused_turn_id_with_other_content_is_an_idempotency_mismatch() {
 fn an_embedded_store_error_says_what_the_embedded_store_refused() {
     let fx = Fixture::new();
     let transport = fx.agent(AgentConfig::new("c1")).transport().inner.clone();
-    let err = block_on(transport.store(&json!({ "entities": "x" }))).unwrap_err();
+    let err = block_on(transport.call(Call::Store, &json!({ "entities": "x" }))).unwrap_err();
     assert_eq!(err.code, ErrorCode::NeotomaHttp);
     assert_eq!(err.status, Some(400));
     assert_eq!(
@@ -389,8 +401,8 @@ fn an_embedded_store_error_says_what_the_embedded_store_refused() {
         "{}",
         err.message
     );
-    let err =
-        block_on(transport.create_relationships(&json!({ "relationships": "x" }))).unwrap_err();
+    let err = block_on(transport.call(Call::CreateRelationships, &json!({ "relationships": "x" })))
+        .unwrap_err();
     assert!(
         err.message
             .starts_with("the embedded store refused /create_relationships (400 "),
@@ -474,19 +486,31 @@ struct FlakyOnce {
 }
 
 impl Transport for FlakyOnce {
+    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
+        match call {
+            Call::Store => self.store(body).await,
+            Call::RetrieveEntityByIdentifier => self.retrieve_entity_by_identifier(body).await,
+            Call::CreateRelationships => self.create_relationships(body).await,
+        }
+    }
+}
+
+impl FlakyOnce {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
         if !self.failed.replace(true) {
             // the server got the write but the answer was lost
-            let _ = self.inner.store(body).await;
+            let _ = self.inner.call(Call::Store, body).await;
             return Err(Error::new(ErrorCode::NeotomaTimeout, "no answer"));
         }
-        self.inner.store(body).await
+        self.inner.call(Call::Store, body).await
     }
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        self.inner.retrieve_entity_by_identifier(body).await
+        self.inner
+            .call(Call::RetrieveEntityByIdentifier, body)
+            .await
     }
     async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
-        self.inner.create_relationships(body).await
+        self.inner.call(Call::CreateRelationships, body).await
     }
 }
 

@@ -39,36 +39,13 @@ pub enum AnyTransport {
     Js(JsObjectTransport),
 }
 
-impl AnyTransport {
-    /// Makes `call`. The three trait methods return this one future type, so the protocol's
-    /// state machine holds one transport future, not one per call and transport.
-    async fn request(&self, call: Call, body: &Value) -> Result<Value, Error> {
+impl Transport for AnyTransport {
+    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
         match self {
-            AnyTransport::Embedded(t) => match call {
-                Call::Store => t.store(body).await,
-                Call::RetrieveEntityByIdentifier => t.retrieve_entity_by_identifier(body).await,
-                Call::CreateRelationships => t.create_relationships(body).await,
-            },
-            AnyTransport::Http(t) => t.post(call.path(), body).await,
+            AnyTransport::Embedded(t) => t.call(call, body).await,
+            AnyTransport::Http(t) => t.call(call, body).await,
             AnyTransport::Js(t) => t.call(call, body).await,
         }
-    }
-}
-
-impl Transport for AnyTransport {
-    fn store(&self, body: &Value) -> impl Future<Output = Result<Value, Error>> {
-        self.request(Call::Store, body)
-    }
-
-    fn retrieve_entity_by_identifier(
-        &self,
-        body: &Value,
-    ) -> impl Future<Output = Result<Value, Error>> {
-        self.request(Call::RetrieveEntityByIdentifier, body)
-    }
-
-    fn create_relationships(&self, body: &Value) -> impl Future<Output = Result<Value, Error>> {
-        self.request(Call::CreateRelationships, body)
     }
 }
 

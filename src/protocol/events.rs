@@ -64,7 +64,8 @@ pub enum AgentEvent {
         code: &'static str,
         message: String,
     },
-    /// One pass of the outbox's own timer (or of `flush({ untilEmpty })`) is over.
+    /// One pass of the outbox's own timer is over (`flush({ untilEmpty })` reports its passes in
+    /// its result instead).
     Drain {
         flushed: usize,
         failed: usize,

@@ -51,13 +51,13 @@ pub fn check_extra(field: &str, extra: &Map<String, Value>) -> Result<(), Error>
     Ok(())
 }
 
-/// A `/store` body: entities, then the edges between them (by index within the request, or to
-/// stored entities by id), under one idempotency key.
+/// A `/store` body but its `entities` (moved in afterwards, not copied: the message may be
+/// 1 MiB): the edges between them (by index within the request, or to stored entities by id),
+/// under one idempotency key.
 #[derive(Serialize)]
 struct StoreRequest<'a> {
-    entities: [Value; 2],
     relationships: Vec<Relationship<'a>>,
-    idempotency_key: String,
+    idempotency_key: &'a str,
 }
 
 /// A `/create_relationships` body.
@@ -116,13 +116,24 @@ struct RetrieveRequest<'a> {
     observations_limit: Option<u32>,
 }
 
-/// A request as the JSON value the transports send.
-fn to_value(request: &impl Serialize) -> Value {
-    serde_json::to_value(request).expect("a request is always JSON")
+/// A fixed-shape request or answer as a JSON value (its types have only string keys, so
+/// serializing cannot fail).
+pub(crate) fn to_value(value: &impl Serialize) -> Value {
+    serde_json::to_value(value).expect("a fixed shape is always JSON")
 }
 
 /// Builds the `/store` body for one message. Absent options are omitted, never sent as null.
 pub fn store_message_request(conversation: &Conversation, message: &Message<'_>) -> Value {
+    let key = idempotency_key(&conversation.conversation_id, message.turn_id, message.role);
+    store_request(conversation, message, &key)
+}
+
+/// [`store_message_request`] under `idempotency_key` (a regeneration's own key).
+pub fn store_request(
+    conversation: &Conversation,
+    message: &Message<'_>,
+    idempotency_key: &str,
+) -> Value {
     let conv = ConversationEntity {
         entity_type: "conversation",
         conversation_id: &conversation.conversation_id,
@@ -158,15 +169,12 @@ pub fn store_message_request(conversation: &Conversation, message: &Message<'_>)
         target_entity_id: Some(target),
         ..Default::default()
     });
-    to_value(&StoreRequest {
-        entities: [to_value(&conv), msg],
+    let mut body = to_value(&StoreRequest {
         relationships: std::iter::once(part_of).chain(refers_to).collect(),
-        idempotency_key: idempotency_key(
-            &conversation.conversation_id,
-            message.turn_id,
-            message.role,
-        ),
-    })
+        idempotency_key,
+    });
+    body["entities"] = Value::Array(vec![to_value(&conv), msg]);
+    body
 }
 
 /// `REFERS_TO` edges from a stored message to `targets`, each once.

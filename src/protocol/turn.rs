@@ -36,11 +36,11 @@ use serde_json::{json, Map, Value};
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
 use super::identifiers::extract_identifiers;
-use super::keys::{revision_key, turn_key, Role};
+use super::keys::{idempotency_key, revision_key, turn_key, Role};
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
-    check_extra, refers_to_request, retrieve_by_name_request, retrieve_request,
-    store_message_request, stored_message_request, Conversation, Message,
+    check_extra, refers_to_request, retrieve_by_name_request, retrieve_request, store_request,
+    stored_message_request, Conversation, Message,
 };
 use super::response::{
     crowded_out, parse_retrieve_response, parse_store_response, parse_stored_message,
@@ -395,6 +395,19 @@ pub struct Agent<T, R, S> {
     /// Flushes waiting for the one that is sending to finish.
     flush_waiters: RefCell<Vec<Waker>>,
     drain: DrainState,
+}
+
+/// The flush that is sending, until dropped (also when its future is dropped part-way): then
+/// the flushes waiting for it are woken.
+struct Sending<'a, T, R, S>(&'a Agent<T, R, S>);
+
+impl<T, R, S> Drop for Sending<'_, T, R, S> {
+    fn drop(&mut self) {
+        self.0.flushing.set(false);
+        for waiter in self.0.flush_waiters.take() {
+            waiter.wake();
+        }
+    }
 }
 
 impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
@@ -844,13 +857,12 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     /// The store request for one message, as the outbox would keep it.
     fn pending_write(&self, message: &Message<'_>, revision: Option<u32>) -> PendingWrite {
-        let mut body = store_message_request(&self.config.conversation, message);
         // a deliberate regeneration: its own key, so the store replaces the text (10a)
-        let base = body["idempotency_key"].as_str().unwrap_or_default();
-        let key = revision_key(base, revision.unwrap_or(1));
-        if let Some(map) = body.as_object_mut() {
-            map.insert("idempotency_key".into(), Value::from(key.as_str()));
-        }
+        let key = revision_key(
+            &idempotency_key(self.conversation_id(), message.turn_id, message.role),
+            revision.unwrap_or(1),
+        );
+        let body = store_request(&self.config.conversation, message, &key);
         PendingWrite {
             idempotency_key: key,
             turn_id: message.turn_id.to_owned(),
@@ -1094,13 +1106,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let mut result = FlushResult::default();
         // If another flush is sending, whatever it has not sent yet counts as waiting.
         let only_count = self.flushing.replace(true);
+        let _sending = (!only_count).then(|| Sending(self));
         let outcome = self.flush_loop(retry, &mut result, only_count).await;
-        if !only_count {
-            self.flushing.set(false);
-            for waiter in self.flush_waiters.take() {
-                waiter.wake();
-            }
-        }
         outcome.map(|()| result)
     }
 
@@ -1204,18 +1211,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let started = self.runtime.now_ms();
         let mut failed = 0;
         loop {
-            // Boxed: one await for the three calls (and, where the transport gives the three
-            // one future type, one copy of its state machine).
-            let sent: Pin<Box<dyn Future<Output = Result<Value, Error>> + '_>> = match request
-                .call()
-            {
-                Call::Store => Box::pin(self.transport.store(body)),
-                Call::RetrieveEntityByIdentifier => {
-                    Box::pin(self.transport.retrieve_entity_by_identifier(body))
-                }
-                Call::CreateRelationships => Box::pin(self.transport.create_relationships(body)),
-            };
-            let attempt = sent.await.and_then(|answer| {
+            let sent = self.transport.call(request.call(), body).await;
+            let attempt = sent.and_then(|answer| {
                 if let Request::Store(turn_key) = request {
                     // A 2xx we cannot read (cut short, HTML) may follow a write that happened:
                     // it is retried like a lost answer, and the replay's answer tells.

@@ -3,9 +3,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::Transport;
+use super::{Call, Transport};
 use crate::protocol::error::Error;
-use crate::store::{EmbeddedStore, Response};
+use crate::store::EmbeddedStore;
 use serde_json::Value;
 
 /// Shares one [`EmbeddedStore`]; `clock` gives Unix milliseconds for its timestamps.
@@ -21,31 +21,15 @@ impl EmbeddedTransport {
     }
 }
 
-fn refused(path: &str) -> impl Fn(Response) -> Error + '_ {
-    move |r| Error::from_embedded(path, r.status, r.body)
-}
-
 impl Transport for EmbeddedTransport {
-    async fn store(&self, body: &Value) -> Result<Value, Error> {
+    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
         let now = (self.clock)();
-        self.store
-            .borrow_mut()
-            .store(body, now)
-            .map_err(refused("/store"))
-    }
-
-    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        self.store
-            .borrow()
-            .retrieve_entity_by_identifier(body)
-            .map_err(refused("/retrieve_entity_by_identifier"))
-    }
-
-    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
-        let now = (self.clock)();
-        self.store
-            .borrow_mut()
-            .create_relationships(body, now)
-            .map_err(refused("/create_relationships"))
+        let mut store = self.store.borrow_mut();
+        match call {
+            Call::Store => store.store(body, now),
+            Call::RetrieveEntityByIdentifier => store.retrieve_entity_by_identifier(body),
+            Call::CreateRelationships => store.create_relationships(body, now),
+        }
+        .map_err(|r| Error::from_embedded(call.path(), r.status, r.body))
     }
 }

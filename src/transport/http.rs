@@ -173,16 +173,7 @@ async fn text(response: Response) -> Result<String, String> {
 }
 
 impl Transport for HttpTransport {
-    async fn store(&self, body: &Value) -> Result<Value, Error> {
-        self.post(Call::Store.path(), body).await
-    }
-
-    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        self.post(Call::RetrieveEntityByIdentifier.path(), body)
-            .await
-    }
-
-    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
-        self.post(Call::CreateRelationships.path(), body).await
+    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
+        self.post(call.path(), body).await
     }
 }

@@ -32,8 +32,10 @@ impl JsObjectTransport {
         }
         Ok(JsObjectTransport { object })
     }
+}
 
-    pub(crate) async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
+impl Transport for JsObjectTransport {
+    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
         let method = call.method();
         let f: Function = Reflect::get(&self.object, &JsValue::from_str(method))
             .ok()
@@ -51,18 +53,4 @@ impl JsObjectTransport {
 
 fn thrown(value: JsValue, method: &str) -> Error {
     Error::external(Rc::new(value), format!("transport.{method}() threw"))
-}
-
-impl Transport for JsObjectTransport {
-    async fn store(&self, body: &Value) -> Result<Value, Error> {
-        self.call(Call::Store, body).await
-    }
-
-    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
-        self.call(Call::RetrieveEntityByIdentifier, body).await
-    }
-
-    async fn create_relationships(&self, body: &Value) -> Result<Value, Error> {
-        self.call(Call::CreateRelationships, body).await
-    }
 }

@@ -51,14 +51,11 @@ impl Call {
     }
 }
 
-/// How the turn protocol reaches a store. Futures are not `Send`: everything runs on one
-/// JS thread (a page, a worker, an isolate), so `async fn` in the trait is what we want.
+/// How the turn protocol reaches a store: one method for the three calls, so the protocol's
+/// state machine holds one transport future. Futures are not `Send`: everything runs on one JS
+/// thread (a page, a worker, an isolate), so `async fn` in the trait is what we want.
 #[allow(async_fn_in_trait)]
 pub trait Transport {
-    /// `POST /store`
-    async fn store(&self, body: &Value) -> Result<Value, Error>;
-    /// `POST /retrieve_entity_by_identifier`
-    async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error>;
-    /// `POST /create_relationships`
-    async fn create_relationships(&self, body: &Value) -> Result<Value, Error>;
+    /// `POST {call.path()}` with `body`: the server's answer body.
+    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error>;
 }
