@@ -19,6 +19,7 @@ use super::relationships::body_object;
 use super::schema::{self, display_name, schema_for, Identity};
 use super::time::{iso_ms, sanitize_ms};
 use super::{identity_slot, EmbeddedStore, Response, USER_ID};
+use crate::protocol::payload::to_value;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -833,7 +834,7 @@ impl EmbeddedStore {
             conversation_message_count: part_of_target
                 .map(|conversation| self.conversation_message_count(&conversation)),
         };
-        serde_json::to_value(answer).expect("an answer is always JSON")
+        to_value(&answer)
     }
 
     /// `POST /get_entity_snapshot` (transcripts 07h2, 07i2, 07j, 10f).

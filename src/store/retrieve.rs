@@ -25,6 +25,7 @@ use super::ids::looks_like_entity_id;
 use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
 use super::{EmbeddedStore, Response};
+use crate::protocol::payload::to_value;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -122,10 +123,6 @@ impl RetrieveAnswer {
             hint: None,
         }
     }
-
-    fn into_json(self) -> Value {
-        serde_json::to_value(self).expect("an answer is always JSON")
-    }
 }
 
 impl EmbeddedStore {
@@ -217,7 +214,7 @@ impl EmbeddedStore {
             {
                 let item = entity_hit(entity, entity.snapshot_json());
                 let entities = vec![self.with_observations(item, entity, observations)];
-                return Ok(RetrieveAnswer::new(entities, "direct").into_json());
+                return Ok(to_value(&RetrieveAnswer::new(entities, "direct")));
             }
         }
 
@@ -257,7 +254,7 @@ impl EmbeddedStore {
                 hint: looks_like_entity_id(identifier).then_some(ENTITY_ID_HINT),
                 ..RetrieveAnswer::new(Vec::new(), "none")
             };
-            return Ok(answer.into_json());
+            return Ok(to_value(&answer));
         }
 
         let items: Vec<Value> = hits
@@ -275,7 +272,7 @@ impl EmbeddedStore {
                 self.with_observations(item, entity, observations)
             })
             .collect();
-        Ok(RetrieveAnswer::new(items, mode).into_json())
+        Ok(to_value(&RetrieveAnswer::new(items, mode)))
     }
 }
 

@@ -138,7 +138,8 @@ pub(crate) struct Identity {
     pub rule: &'static str,
 }
 
-/// The text of an identity field: a non-blank string or a number.
+/// The text of an identity field: a non-blank string, or a number as serde_json prints it (`1.5`,
+/// `100.0` for `1e2`).
 fn identity_text(value: Option<&Value>) -> Option<String> {
     match value {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
