@@ -540,3 +540,26 @@ fn a_flush_while_the_timer_sends_waits_for_it_and_then_tries_itself() {
         "each of the two writes sent once, by the timer"
     );
 }
+
+#[test]
+fn a_flush_dropped_while_sending_does_not_hold_up_the_next() {
+    use futures_util::FutureExt;
+
+    let w = World::new("acme-support");
+    let agent = rate_limited_turn(&w);
+    agent.transport().fault.set(StoreFault::None);
+    {
+        let mut first = Box::pin(agent.flush());
+        assert!(
+            first.as_mut().now_or_never().is_none(),
+            "sending: each store is a round trip"
+        );
+    } // a host gave up on it mid-send
+    let mut next = Box::pin(agent.flush());
+    let flushed = (0..100)
+        .find_map(|_| next.as_mut().now_or_never())
+        .expect("the next flush runs, not waiting for the dropped one")
+        .unwrap();
+    assert_eq!(flushed.pending, 0);
+    assert!(block_on(agent.pending_writes()).unwrap().is_empty());
+}

@@ -301,12 +301,17 @@ enum Delivery {
 /// A turn's reply found already stored, or waiting in the outbox.
 struct StoredReply {
     text: String,
-    /// The stored message's entity id; `None` while it waits in the outbox.
-    entity_id: Option<String>,
-    /// The write waiting in the outbox, if that is where it was found.
-    queued: Option<PendingWrite>,
+    at: ReplyAt,
     /// Which revision of the reply this is (1, or n for `…-vn`).
     revision: u32,
+}
+
+/// Where a stored reply was found.
+enum ReplyAt {
+    /// Waiting in the outbox: its write.
+    Queued(PendingWrite),
+    /// In the store: the message's entity id.
+    Stored(String),
 }
 
 /// The outbox's own timer: whether it runs, how many passes in a row sent nothing, and the
@@ -698,9 +703,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             if let Some(text) = write.content() {
                 return Some(StoredReply {
                     text: text.to_owned(),
-                    entity_id: None,
                     revision: write.revision(),
-                    queued: Some(write),
+                    at: ReplyAt::Queued(write),
                 });
             }
         }
@@ -715,8 +719,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let found = parse_stored_message(&answer, &key)?;
         Some(StoredReply {
             text: found.content,
-            entity_id: Some(found.entity_id),
-            queued: None,
+            at: ReplyAt::Stored(found.entity_id),
             revision: u32::try_from(found.observations.max(1)).unwrap_or(u32::MAX),
         })
     }
@@ -727,57 +730,57 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// outbox, whose replay re-creates them; a queued reply's write gains the targets. Nothing
     /// else is written.
     async fn replayed_turn(&self, opened: OpenTurnResult, stored: StoredReply) -> TurnResult {
-        let queued_targets = stored.queued.as_ref().map(|w| w.refers_to.as_slice());
-        let refers_to = self.assistant_refers_to(
-            &stored.text,
-            &opened.retrieved,
-            queued_targets.unwrap_or(&[]),
-        );
+        let queued_targets = match &stored.at {
+            ReplyAt::Queued(write) => write.refers_to.as_slice(),
+            ReplyAt::Stored(_) => &[],
+        };
+        let refers_to = self.assistant_refers_to(&stored.text, &opened.retrieved, queued_targets);
         let mut store_warnings = Vec::new();
-        let mut pending = stored.queued.is_some();
-        if let Some(mut write) = stored.queued {
-            if write.refers_to != refers_to {
-                write.refers_to = refers_to.clone();
-                let _ = self.outbox.push(write).await; // merges the new targets
-            }
-        }
-        if let Some(id) = stored
-            .entity_id
-            .as_deref()
-            .filter(|_| !refers_to.is_empty())
-        {
-            let repair = refers_to_request(id, &refers_to);
-            let repaired = self
-                .send(Request::CreateRelationships, &repair, &self.config.retry)
-                .await;
-            if let Err(e) = repaired {
-                let then = if self.config.outbox_enabled {
-                    "the reply's write goes to the outbox to try again"
-                } else {
-                    "the stored reply is returned as it is"
-                };
-                store_warnings.push(repair_failed(&e, id, then));
-                if self.config.outbox_enabled {
-                    // the same body the reply was stored with (its revision's key), so the
-                    // outbox's send is answered as a replay and then re-creates the edges
-                    let message = Message {
-                        role: Role::Assistant,
-                        turn_id: &opened.turn_id,
-                        content: &stored.text,
-                        turn_number: Some(opened.turn_number),
-                        extra: None,
-                        refers_to: &refers_to,
-                    };
-                    let write = self.pending_write(&message, Some(stored.revision));
-                    pending = self.defer(write, &e).await.is_ok();
+        let (entity_id, pending) = match stored.at {
+            ReplyAt::Queued(mut write) => {
+                if write.refers_to != refers_to {
+                    write.refers_to = refers_to.clone();
+                    let _ = self.outbox.push(write).await; // merges the new targets
                 }
+                (None, true)
             }
-        }
+            ReplyAt::Stored(id) if refers_to.is_empty() => (Some(id), false),
+            ReplyAt::Stored(id) => {
+                let repair = refers_to_request(&id, &refers_to);
+                let repaired = self
+                    .send(Request::CreateRelationships, &repair, &self.config.retry)
+                    .await;
+                let mut pending = false;
+                if let Err(e) = repaired {
+                    let then = if self.config.outbox_enabled {
+                        "the reply's write goes to the outbox to try again"
+                    } else {
+                        "the stored reply is returned as it is"
+                    };
+                    store_warnings.push(repair_failed(&e, &id, then));
+                    if self.config.outbox_enabled {
+                        // the same body the reply was stored with (its revision's key), so the
+                        // outbox's send is answered as a replay and then re-creates the edges
+                        let message = Message {
+                            role: Role::Assistant,
+                            turn_id: &opened.turn_id,
+                            content: &stored.text,
+                            turn_number: Some(opened.turn_number),
+                            extra: None,
+                            refers_to: &refers_to,
+                        };
+                        let write = self.pending_write(&message, Some(stored.revision));
+                        pending = self.defer(write, &e).await.is_ok();
+                    }
+                }
+                (Some(id), pending)
+            }
+        };
         let closed = CloseTurnResult {
             turn_id: opened.turn_id.clone(),
             turn_number: Some(opened.turn_number),
             conversation_entity_id: opened.conversation_entity_id.clone(),
-            assistant_message_entity_id: stored.entity_id,
+            assistant_message_entity_id: entity_id,
             refers_to,
             replayed: true,
             pending,
