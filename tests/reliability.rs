@@ -54,15 +54,7 @@ impl Faulty {
     }
 }
 
-impl Transport for Faulty {
-    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
-        match call {
-            Call::Store => self.store(body).await,
-            Call::RetrieveEntityByIdentifier => self.retrieve_entity_by_identifier(body).await,
-            Call::CreateRelationships => self.create_relationships(body).await,
-        }
-    }
-}
+common::transport_by_call!(Faulty);
 
 impl Faulty {
     async fn store(&self, body: &Value) -> Result<Value, Error> {

@@ -53,15 +53,7 @@ impl Net {
     }
 }
 
-impl Transport for Net {
-    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
-        match call {
-            Call::Store => self.store(body).await,
-            Call::RetrieveEntityByIdentifier => self.retrieve_entity_by_identifier(body).await,
-            Call::CreateRelationships => self.create_relationships(body).await,
-        }
-    }
-}
+common::transport_by_call!(Net);
 
 impl Net {
     async fn store(&self, body: &Value) -> Result<Value, Error> {

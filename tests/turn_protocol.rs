@@ -39,15 +39,7 @@ impl Observed {
     }
 }
 
-impl Transport for Observed {
-    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
-        match call {
-            Call::Store => self.store(body).await,
-            Call::RetrieveEntityByIdentifier => self.retrieve_entity_by_identifier(body).await,
-            Call::CreateRelationships => self.create_relationships(body).await,
-        }
-    }
-}
+common::transport_by_call!(Observed);
 
 impl Observed {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
@@ -485,15 +477,7 @@ struct FlakyOnce {
     failed: Cell<bool>,
 }
 
-impl Transport for FlakyOnce {
-    async fn call(&self, call: Call, body: &Value) -> Result<Value, Error> {
-        match call {
-            Call::Store => self.store(body).await,
-            Call::RetrieveEntityByIdentifier => self.retrieve_entity_by_identifier(body).await,
-            Call::CreateRelationships => self.create_relationships(body).await,
-        }
-    }
-}
+common::transport_by_call!(FlakyOnce);
 
 impl FlakyOnce {
     async fn store(&self, body: &Value) -> Result<Value, Error> {

@@ -153,3 +153,29 @@ pub fn assert_same_turn(again: &TurnResult, first: &TurnResult) {
         first.assistant_message_entity_id
     );
 }
+
+/// `impl Transport for $t` by its inherent `store`, `retrieve_entity_by_identifier` and
+/// `create_relationships` methods: test transports fault one call at a time.
+#[allow(unused_macros)]
+macro_rules! transport_by_call {
+    ($t:ty) => {
+        impl neotoma_agent_wasm::transport::Transport for $t {
+            async fn call(
+                &self,
+                call: neotoma_agent_wasm::transport::Call,
+                body: &serde_json::Value,
+            ) -> Result<serde_json::Value, neotoma_agent_wasm::protocol::error::Error> {
+                use neotoma_agent_wasm::transport::Call;
+                match call {
+                    Call::Store => self.store(body).await,
+                    Call::RetrieveEntityByIdentifier => {
+                        self.retrieve_entity_by_identifier(body).await
+                    }
+                    Call::CreateRelationships => self.create_relationships(body).await,
+                }
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use transport_by_call;
