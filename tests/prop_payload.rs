@@ -293,6 +293,7 @@ proptest! {
                 turn_number: input.turn_number,
                 extra: input.extra.as_ref(),
                 refers_to: &input.refers_to,
+                produced: &[],
             },
         );
         check_store_body(&input, &body)?;
@@ -309,6 +310,7 @@ proptest! {
             turn_number: input.turn_number,
             extra: input.extra.as_ref(),
             refers_to: &input.refers_to,
+            produced: &[],
         };
         let id = input.conversation.conversation_id.as_str();
         prop_assert_ne!(turn_key(id, &input.turn_id, Role::User), turn_key(id, &input.turn_id, Role::Assistant));

@@ -558,6 +558,7 @@ impl Turn {
                 turn_number: self.turn_number,
                 extra: None,
                 refers_to: &[],
+                produced: &[],
             },
         )
     }

@@ -101,7 +101,7 @@ impl Llm for Llmish {
     async fn reply(&self, msg: &str, _ctx: &TurnContext) -> Result<Reply, Error> {
         Ok(Reply {
             text: format!("About {msg}: Acme Corp."),
-            refers_to: vec![],
+            ..Default::default()
         })
     }
 }
@@ -444,9 +444,8 @@ fn a_regeneration_on_purpose_replaces_the_stored_reply() {
         turn_id: "t1".into(),
         turn_number: Some(1),
         assistant_message: text.into(),
-        refers_to: vec![],
-        extra: None,
         revision,
+        ..Default::default()
     };
     let e = block_on(agent.close_turn(close("A new reply", None))).unwrap_err();
     assert_eq!(

@@ -106,7 +106,7 @@ impl Llm for FreshLlm {
         let nonce = 7919 * self.calls.get() + 13;
         Ok(Reply {
             text: format!("About {}: answer #{nonce}.", names.join(", ")),
-            refers_to: vec![],
+            ..Default::default()
         })
     }
 

@@ -152,7 +152,7 @@ impl Llm for NamingLlm {
             .unwrap_or("nothing");
         Ok(Reply {
             text: format!("Here is what I know about {first}."),
-            refers_to: vec![],
+            ..Default::default()
         })
     }
 }

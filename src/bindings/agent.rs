@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::to_js;
 use super::js_values::{
-    bool_field, entity_ids, field, json_object_field, number_field, options_object,
+    bool_field, entity_ids, entity_list, field, json_object_field, number_field, options_object,
     required_string, string_arg, string_field, turn_number_field, u32_field,
 };
 use super::llm::{ignore_rejection, js_extractor, JsLlm};
@@ -19,9 +19,10 @@ use super::reply_sink::ReplySink;
 use crate::platform::{now_ms, spawn_promise, JsRuntime, Sleep};
 use crate::protocol::error::Error;
 use crate::protocol::events::AgentEvent;
+use crate::protocol::produced::EntityFields;
 use crate::protocol::retry::RetryPolicy;
 use crate::protocol::turn::{
-    Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput, TurnOptions,
+    Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput, Reply, TurnOptions,
 };
 use crate::store::EmbeddedStore;
 use crate::transport::embedded::EmbeddedTransport;
@@ -93,6 +94,7 @@ const AGENT_OPTIONS: &[&str] = &[
     "identifierExtractor",
     "assistantRefersTo",
     "maxMessageBytes",
+    "maxProducedEntities",
     "llmTimeoutMs",
     "retry",
     "outbox",
@@ -134,6 +136,9 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
             ))
         }
     };
+    if let Some(n) = u32_option(options, "maxProducedEntities", "", false)? {
+        config.max_produced_entities = n as usize;
+    }
     set_u32(
         options,
         "llmTimeoutMs",
@@ -555,6 +560,7 @@ impl NeotomaAgent {
                     "turnNumber",
                     "assistantMessage",
                     "refersTo",
+                    "entities",
                     "assistantMessageExtra",
                     "revision",
                 ],
@@ -564,6 +570,7 @@ impl NeotomaAgent {
                 turn_number: turn_number_field(&input, "turnNumber")?,
                 assistant_message: message_field(&input, "assistantMessage")?,
                 refers_to: refers_to_field(&input)?,
+                entities: entities_field(&input)?,
                 extra: json_object_field(&input, "assistantMessageExtra")?,
                 revision: turn_number_field(&input, "revision")?,
             })
@@ -589,24 +596,25 @@ impl NeotomaAgent {
                     "userMessage",
                     "assistantMessage",
                     "refersTo",
+                    "entities",
                 ],
             )?;
+            let reply = Reply {
+                text: message_field(&input, "assistantMessage")?,
+                refers_to: refers_to_field(&input)?,
+                entities: entities_field(&input)?,
+            };
             Ok((
                 string_field(&input, "turnId", "")?,
                 turn_number_field(&input, "turnNumber")?,
                 message_field(&input, "userMessage")?,
-                message_field(&input, "assistantMessage")?,
-                refers_to_field(&input)?,
+                reply,
             ))
         })();
         self.run(
             parsed,
-            |agent, (turn_id, turn_number, user, assistant, refers_to)| async move {
-                answer(
-                    agent
-                        .record_turn(turn_id, turn_number, user, assistant, refers_to)
-                        .await,
-                )
+            |agent, (turn_id, turn_number, user, reply)| async move {
+                answer(agent.record_turn(turn_id, turn_number, user, reply).await)
             },
         )
     }
@@ -652,6 +660,13 @@ fn message_field(input: &JsValue, key: &str) -> Result<String, Error> {
         Some(v) => string_arg(key, &v),
         None => Err(Error::invalid_input(format!("{key} must be a string"))),
     }
+}
+
+fn entities_field(input: &JsValue) -> Result<Vec<EntityFields>, Error> {
+    field(input, "entities")
+        .map(|v| entity_list(&v, "entities"))
+        .transpose()
+        .map(Option::unwrap_or_default)
 }
 
 fn refers_to_field(input: &JsValue) -> Result<Vec<String>, Error> {

@@ -5,6 +5,7 @@ use js_sys::{JsString, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::protocol::error::Error;
+use crate::protocol::produced::EntityFields;
 use crate::protocol::validate::check_turn_number;
 use crate::transport::js_json;
 use serde_json::{Map, Value};
@@ -144,6 +145,29 @@ pub fn json_object_field(obj: &JsValue, key: &str) -> Result<Option<Map<String, 
         _ => Err(Error::invalid_input(format!(
             "{key} must be a plain object"
         ))),
+    }
+}
+
+/// A list of produced entities: an array of plain objects whose values are JSON, taken exactly
+/// (their rules, `entity_type` and the like, are checked by the protocol).
+pub fn entity_list(value: &JsValue, path: &str) -> Result<Vec<EntityFields>, Error> {
+    if !js_sys::Array::is_array(value) {
+        return Err(Error::invalid_input(format!(
+            "{path} must be an array of entity objects ({{ entity_type, ...fields }})"
+        )));
+    }
+    match json_value(value, path)? {
+        Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::Object(fields) => Ok(fields),
+                _ => Err(Error::invalid_input(format!(
+                    "{path}[{i}] must be an object ({{ entity_type, ...fields }})"
+                ))),
+            })
+            .collect(),
+        _ => unreachable!("an array is read as a JSON array"),
     }
 }
 

@@ -9,10 +9,11 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{TextDecodeOptions, TextDecoder, TextDecoderOptions};
 
 use super::errors::thrown;
-use super::js_values::{entity_ids, field, string_arg};
+use super::js_values::{entity_ids, entity_list, field, string_arg};
 use super::reply_sink::ReplySink;
 use crate::platform::method;
 use crate::protocol::error::Error;
+use crate::protocol::produced::EntityFields;
 use crate::protocol::turn::{Extractor, Llm, Reply, TurnContext};
 use crate::transport::js_json::to_js;
 
@@ -40,20 +41,30 @@ impl Llm for JsLlm {
         let value = JsFuture::from(Promise::resolve(&returned))
             .await
             .map_err(|e| thrown(e, "llm callback"))?;
-        let reply = match ChunkSource::of(&value)? {
+        let mut reply = match ChunkSource::of(&value)? {
             Some(source) => Reply {
-                text: read_reply_stream(&source, self.sink.as_deref(), self.max_reply_bytes)
-                    .await?,
-                refers_to: Vec::new(),
+                text: self.read(&source).await?,
+                ..Reply::default()
             },
-            None => {
-                let reply = reply_from_js(&value)?;
-                if let Some(sink) = &self.sink {
-                    sink.push(&JsString::from(reply.text.as_str()));
+            // `{ stream, refersTo?, entities? }`
+            None => match field(&value, "stream") {
+                Some(stream) => Reply {
+                    text: self.read(&stream_source(&stream)?).await?,
+                    refers_to: refers_to_of(&value)?,
+                    entities: Vec::new(),
+                },
+                None => {
+                    let reply = reply_from_js(&value)?;
+                    if let Some(sink) = &self.sink {
+                        sink.push(&JsString::from(reply.text.as_str()));
+                    }
+                    reply
                 }
-                reply
-            }
+            },
         };
+        if let Some(entities) = field(&value, "entities") {
+            reply.entities = produced_entities(entities, &reply.text).await?;
+        }
         // The reply is complete: readers get their end now, before the store round trip.
         if let Some(sink) = &self.sink {
             sink.close();
@@ -66,6 +77,48 @@ impl Llm for JsLlm {
             sink.push(&JsString::from(text));
             sink.close();
         }
+    }
+}
+
+impl JsLlm {
+    async fn read(&self, source: &ChunkSource) -> Result<String, Error> {
+        read_reply_stream(source, self.sink.as_deref(), self.max_reply_bytes).await
+    }
+}
+
+/// The `stream` of a `{ stream, entities? }` reply.
+fn stream_source(stream: &JsValue) -> Result<ChunkSource, Error> {
+    ChunkSource::of(stream)?.ok_or_else(|| {
+        Error::invalid_input(
+            "the llm reply's stream must be an AsyncIterable of strings or a ReadableStream",
+        )
+    })
+}
+
+/// A reply's `entities`: an array, a promise of one, or a function called with the whole reply
+/// text once it is known (a model's tool call or a JSON block at the end of a stream becomes
+/// entities there). What the function throws, or the promise rejects with, comes back as is.
+async fn produced_entities(entities: JsValue, text: &str) -> Result<Vec<EntityFields>, Error> {
+    let thrown_by_entities = |e| thrown(e, "llm reply entities");
+    let entities = match entities.dyn_ref::<Function>() {
+        Some(f) => f
+            .call1(&JsValue::UNDEFINED, &JsValue::from_str(text))
+            .map_err(thrown_by_entities)?,
+        None => entities,
+    };
+    let resolved = JsFuture::from(Promise::resolve(&entities))
+        .await
+        .map_err(thrown_by_entities)?;
+    if resolved.is_undefined() || resolved.is_null() {
+        return Ok(Vec::new());
+    }
+    entity_list(&resolved, "llm reply entities")
+}
+
+fn refers_to_of(reply: &JsValue) -> Result<Vec<String>, Error> {
+    match field(reply, "refersTo") {
+        Some(list) => entity_ids(&list, "llm reply refersTo"),
+        None => Ok(Vec::new()),
     }
 }
 
@@ -250,13 +303,14 @@ pub fn reply_from_js(value: &JsValue) -> Result<Reply, Error> {
     if value.is_string() {
         return Ok(Reply {
             text: string_arg("llm reply", value)?,
-            refers_to: Vec::new(),
+            ..Reply::default()
         });
     }
     let shape_error = || {
         Error::invalid_input(format!(
-            "the llm callback must return a string, {{ text, refersTo? }}, an AsyncIterable of \
-             strings or a ReadableStream, or a promise of one; it returned {}",
+            "the llm callback must return a string, {{ text, refersTo?, entities? }}, \
+             {{ stream, entities? }}, an AsyncIterable of strings or a ReadableStream, or a \
+             promise of one; it returned {}",
             describe_value(value)
         ))
     };
@@ -264,13 +318,10 @@ pub fn reply_from_js(value: &JsValue) -> Result<Reply, Error> {
     if !text.is_string() {
         return Err(shape_error());
     }
-    let refers_to = match field(value, "refersTo") {
-        Some(list) => entity_ids(&list, "llm reply refersTo")?,
-        None => Vec::new(),
-    };
     Ok(Reply {
         text: string_arg("llm reply text", &text)?,
-        refers_to,
+        refers_to: refers_to_of(value)?,
+        entities: Vec::new(),
     })
 }
 

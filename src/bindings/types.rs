@@ -119,8 +119,11 @@ export interface AgentOptions {
   /** "cited" (default): the assistant message refers to the retrieved entities its text names;
    *  "retrieved": to all of them, like the upstream SDK. */
   assistantRefersTo?: "cited" | "retrieved";
-  /** Largest message accepted, in UTF-8 bytes; default 1 MiB. */
+  /** Largest message accepted, in UTF-8 bytes; default 1 MiB. Also bounds a reply's produced
+   *  entities, as JSON. */
   maxMessageBytes?: number;
+  /** The most entities one reply may produce; default 16. */
+  maxProducedEntities?: number;
   /** Omit for the embedded store. */
   transport?: HttpTransportOptions | NeotomaTransport;
   /** Retry settings, or `false` for a single attempt. */
@@ -158,10 +161,51 @@ export interface TurnContext {
   conversationId: string;
 }
 
+/**
+ * An entity a reply produces: its snake_case `entity_type` and flat fields, as Neotoma's
+ * `/store` takes them. Field names the built-in schemas know survive in the snapshot (a
+ * `person`'s `organization`, not `organisation`; a `project` needs `status`): see README,
+ * "Produced entities". Not `conversation` or `conversation_message`, and none of the protocol's
+ * fields (`turn_key`, `conversation_id`, `sender_kind`, `idempotency_key`, `entity_id`).
+ */
+export interface EntityInput {
+  entity_type: string;
+  [field: string]: unknown;
+}
+
+/** A reply's entities: an array, a promise of one, or a function called with the whole reply
+ *  text once it is known (parse a tool call or a closing JSON block there). */
+export type ProducedEntities =
+  | EntityInput[]
+  | Promise<EntityInput[]>
+  | ((replyText: string) => EntityInput[] | Promise<EntityInput[]>);
+
+/** What one produced entity became in the store. */
+export interface ProducedEntity {
+  id: string;
+  entity_type: string;
+  canonical_name: string | null;
+  /** `created`, or `matched_existing` when the store resolved it to an entity it had (a
+   *  person named again); a replayed store reports `matched_existing`. */
+  action: "created" | "matched_existing";
+  /** Store warnings about this entity (`UNKNOWN_FIELD` for a field its schema lacks,
+   *  `MISSING_REQUIRED_FIELD`, …). */
+  warnings: StoreWarning[];
+}
+
 export interface LlmReply {
   text: string;
   /** Entity ids (or entities) the reply refers to beyond those it names. */
   refersTo?: Array<string | { id: string }>;
+  /** Entities the reply produces: stored with it, in its one `/store`, and referred to by it. */
+  entities?: ProducedEntities;
+}
+
+/** A streamed reply with entities (known, or worked out from the whole text at the end). */
+export interface LlmStreamReply {
+  stream: LlmReplyStream;
+  refersTo?: Array<string | { id: string }>;
+  entities?: ProducedEntities;
 }
 
 /**
@@ -177,8 +221,9 @@ export type LlmCallback = (
 ) =>
   | string
   | LlmReply
+  | LlmStreamReply
   | LlmReplyStream
-  | Promise<string | LlmReply | LlmReplyStream>;
+  | Promise<string | LlmReply | LlmStreamReply | LlmReplyStream>;
 
 /** What `agent.turnStream` returns, at once. */
 export interface TurnStream {
@@ -234,6 +279,8 @@ export interface CloseTurnInput {
   turnNumber?: number;
   assistantMessage: string;
   refersTo?: Array<string | { id: string }>;
+  /** Entities the reply produced, stored with it (see `LlmReply.entities`). */
+  entities?: EntityInput[];
   assistantMessageExtra?: Record<string, unknown>;
   /** See `TurnOptions.revision`. */
   revision?: number;
@@ -245,6 +292,8 @@ export interface CloseTurnResult {
   conversationEntityId: string | null;
   assistantMessageEntityId: string | null;
   refersTo: string[];
+  /** What the produced entities became; empty while the message waits in the outbox. */
+  produced: ProducedEntity[];
   replayed: boolean;
   pending: boolean;
   storeWarnings: StoreWarning[];
@@ -256,6 +305,7 @@ export interface RecordTurnInput {
   userMessage: string;
   assistantMessage: string;
   refersTo?: Array<string | { id: string }>;
+  entities?: EntityInput[];
 }
 
 export interface TurnResult {
@@ -268,8 +318,12 @@ export interface TurnResult {
   assistantMessageEntityId: string | null;
   retrieved: RetrievedEntity[];
   retrievedEntityIds: string[];
-  /** The assistant message's REFERS_TO targets. */
+  /** The assistant message's REFERS_TO targets by id (the retrieved entities it cites, and
+   *  `refersTo`); it also refers to every entity in `produced`. */
   refersTo: string[];
+  /** The entities the reply produced, as stored: empty when the reply waits in the outbox, and
+   *  for a replayed turn answered with its stored reply. */
+  produced: ProducedEntity[];
   /** Whether Neotoma answered each store as a replay of an earlier identical one. */
   replayed: { user: boolean; assistant: boolean };
   /** Messages kept in the outbox because Neotoma could not take them; `agent.flush()`, the

@@ -7,6 +7,7 @@ pub mod identifiers;
 pub mod keys;
 pub mod outbox;
 pub mod payload;
+pub mod produced;
 pub mod response;
 pub mod retry;
 pub mod turn;

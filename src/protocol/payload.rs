@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::error::Error;
 use super::keys::{idempotency_key, turn_key, Role};
+use super::produced::EntityFields;
 
 /// The conversation every message is `PART_OF`.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +27,9 @@ pub struct Message<'a> {
     pub extra: Option<&'a Map<String, Value>>,
     /// Entity ids the message refers to, in order; duplicates are sent once.
     pub refers_to: &'a [String],
+    /// Entities the reply produced: stored in the same request, after the conversation and the
+    /// message, each referred to by index.
+    pub produced: &'a [EntityFields],
 }
 
 /// Fields the protocol owns on a `conversation_message`; extras may not overwrite them.
@@ -122,6 +126,10 @@ pub(crate) fn to_value(value: &impl Serialize) -> Value {
     serde_json::to_value(value).expect("a fixed shape is always JSON")
 }
 
+/// Where a message's produced entities start in its `/store`'s `entities`: after the
+/// conversation (0) and the message (1).
+const FIRST_PRODUCED_INDEX: u32 = 2;
+
 /// Builds the `/store` body for one message. Absent options are omitted, never sent as null.
 pub fn store_message_request(conversation: &Conversation, message: &Message<'_>) -> Value {
     let key = idempotency_key(&conversation.conversation_id, message.turn_id, message.role);
@@ -163,6 +171,14 @@ pub fn store_request(
         target_index: Some(0),
         ..Default::default()
     };
+    let refers_to_produced = (FIRST_PRODUCED_INDEX..)
+        .take(message.produced.len())
+        .map(|index| Relationship {
+            relationship_type: "REFERS_TO",
+            source_index: Some(1),
+            target_index: Some(index),
+            ..Default::default()
+        });
     let refers_to = dedupe(message.refers_to).map(|target| Relationship {
         relationship_type: "REFERS_TO",
         source_index: Some(1),
@@ -170,10 +186,14 @@ pub fn store_request(
         ..Default::default()
     });
     let mut body = to_value(&StoreRequest {
-        relationships: std::iter::once(part_of).chain(refers_to).collect(),
+        relationships: std::iter::once(part_of)
+            .chain(refers_to_produced)
+            .chain(refers_to)
+            .collect(),
         idempotency_key,
     });
-    body["entities"] = Value::Array(vec![to_value(&conv), msg]);
+    let produced = message.produced.iter().cloned().map(Value::Object);
+    body["entities"] = [to_value(&conv), msg].into_iter().chain(produced).collect();
     body
 }
 
@@ -267,6 +287,7 @@ mod tests {
                 turn_number: Some(2),
                 extra: None,
                 refers_to: &refers,
+                produced: &[],
             },
         );
         assert_eq!(
@@ -301,6 +322,7 @@ mod tests {
                 turn_number: None,
                 extra: Some(&extra),
                 refers_to: &[],
+                produced: &[],
             },
         );
         let msg = &body["entities"][1];
@@ -311,6 +333,51 @@ mod tests {
         assert!(body["entities"][0].get("title").is_none());
         assert_eq!(body["idempotency_key"], "conversation-c1-t1-assistant-turn");
         assert_eq!(body["relationships"].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn produced_entities_travel_in_the_same_store_referred_to_by_index() {
+        let produced: Vec<EntityFields> = [
+            json!({"entity_type": "person", "name": "Dana Whitfield", "organization": "Orbital Labs"}),
+            json!({"entity_type": "company", "name": "Orbital Labs"}),
+        ]
+        .into_iter()
+        .map(|v| v.as_object().cloned().unwrap())
+        .collect();
+        let cited = vec!["ent_kestrel".to_string()];
+        let body = store_message_request(
+            &conv(),
+            &Message {
+                role: Role::Assistant,
+                turn_id: "t1",
+                content: "I'll remember Dana.",
+                turn_number: Some(1),
+                extra: None,
+                refers_to: &cited,
+                produced: &produced,
+            },
+        );
+        let types: Vec<&str> = body["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["entity_type"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            types,
+            ["conversation", "conversation_message", "person", "company"]
+        );
+        assert_eq!(body["entities"][2]["organization"], "Orbital Labs");
+        assert_eq!(
+            body["relationships"],
+            json!([
+                {"relationship_type": "PART_OF", "source_index": 1, "target_index": 0},
+                {"relationship_type": "REFERS_TO", "source_index": 1, "target_index": 2},
+                {"relationship_type": "REFERS_TO", "source_index": 1, "target_index": 3},
+                {"relationship_type": "REFERS_TO", "source_index": 1, "target_entity_id": "ent_kestrel"}
+            ])
+        );
+        assert_eq!(body["idempotency_key"], "conversation-c1-t1-assistant-turn");
     }
 
     #[test]

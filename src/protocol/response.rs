@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::error::{Error, ErrorCode};
+use super::produced::Produced;
 
 /// What one message store produced.
 #[derive(Debug, Clone, PartialEq)]
@@ -13,6 +14,9 @@ pub struct StoreOutcome {
     pub message_entity_id: String,
     pub replayed: bool,
     pub warnings: Vec<Value>,
+    /// What the message's produced entities became (filled in by the caller, which knows what
+    /// it sent).
+    pub produced: Vec<Produced>,
 }
 
 /// The id of the entity of type `entity_type` whose snapshot has `field` = `want`. A snapshot
@@ -77,6 +81,7 @@ pub fn parse_store_response(
             .and_then(Value::as_bool)
             .unwrap_or(false),
         warnings,
+        produced: Vec::new(),
     })
 }
 

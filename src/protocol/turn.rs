@@ -6,8 +6,9 @@
 //!             + PART_OF + REFERS_TO every retrieved entity
 //! turn:       open_turn → the LLM callback (its error comes back unchanged; the user message
 //!             stays stored) → close_turn
-//! close_turn: ONE /store: [conversation, assistant message] + PART_OF + REFERS_TO what the
-//!             reply cites (or everything retrieved, in "retrieved" mode)
+//! close_turn: ONE /store: [conversation, assistant message, ...entities the reply produced]
+//!             + PART_OF + REFERS_TO each produced entity (by index) and what the reply cites
+//!             (or everything retrieved, in "retrieved" mode)
 //! ```
 //! A store answered as a replay (`replayed: true`) silently skips relationships the first
 //! request lacked, so after a replay the REFERS_TO edges are re-created with
@@ -41,6 +42,9 @@ use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
     check_extra, refers_to_request, retrieve_by_name_request, retrieve_request, store_request,
     stored_message_request, Conversation, Message,
+};
+use super::produced::{
+    check_produced, parse_produced, EntityFields, Produced, DEFAULT_MAX_PRODUCED_ENTITIES,
 };
 use super::response::{
     crowded_out, parse_retrieve_response, parse_store_response, parse_stored_message,
@@ -85,6 +89,8 @@ pub struct Reply {
     pub text: String,
     /// Entity ids the reply refers to beyond those it cites by name.
     pub refers_to: Vec<String>,
+    /// Entities the reply produced, stored with it.
+    pub entities: Vec<EntityFields>,
 }
 
 /// What the LLM callback sees.
@@ -139,6 +145,8 @@ pub struct AgentConfig {
     pub retrieval_timeout_ms: u32,
     pub assistant_refers_to: AssistantRefersTo,
     pub max_message_bytes: usize,
+    /// The most entities one reply may produce.
+    pub max_produced_entities: usize,
     pub extractor: Option<Extractor>,
     pub retry: RetryPolicy,
     pub llm_timeout_ms: u32,
@@ -159,6 +167,7 @@ impl AgentConfig {
             retrieval_timeout_ms: DEFAULT_RETRIEVAL_TIMEOUT_MS,
             assistant_refers_to: AssistantRefersTo::Cited,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            max_produced_entities: DEFAULT_MAX_PRODUCED_ENTITIES,
             extractor: None,
             retry: RetryPolicy::default(),
             llm_timeout_ms: DEFAULT_LLM_TIMEOUT_MS,
@@ -203,6 +212,8 @@ pub struct CloseTurnInput {
     pub turn_number: Option<u32>,
     pub assistant_message: String,
     pub refers_to: Vec<String>,
+    /// Entities the reply produced, stored in the same request.
+    pub entities: Vec<EntityFields>,
     pub extra: Option<Map<String, Value>>,
     /// A deliberate new text for an already-stored reply (a regeneration): 2, 3, … give the
     /// write its own idempotency key (`…-assistant-turn-v2`), so it replaces the stored text
@@ -219,6 +230,8 @@ pub struct CloseTurnResult {
     pub conversation_entity_id: Option<String>,
     pub assistant_message_entity_id: Option<String>,
     pub refers_to: Vec<String>,
+    /// What the produced entities became (empty while the reply waits in the outbox).
+    pub produced: Vec<Produced>,
     pub replayed: bool,
     pub pending: bool,
     pub store_warnings: Vec<Value>,
@@ -242,8 +255,10 @@ pub struct TurnResult {
     pub assistant_message_entity_id: Option<String>,
     pub retrieved: Vec<RetrievedEntity>,
     pub retrieved_entity_ids: Vec<String>,
-    /// The assistant message's REFERS_TO targets.
+    /// The assistant message's REFERS_TO targets by id (what it cites).
     pub refers_to: Vec<String>,
+    /// The entities the reply produced, stored with it (and referred to by it).
+    pub produced: Vec<Produced>,
     pub replayed: PerMessage,
     /// Messages waiting in the outbox (not stored yet; `flush` sends them).
     pub pending: PerMessage,
@@ -555,6 +570,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                     turn_number: Some(turn_number),
                     extra: input.extra.as_ref(),
                     refers_to: &retrieved_entity_ids,
+                    produced: &[],
                 },
                 None,
             )
@@ -591,6 +607,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         if let Some(extra) = &input.extra {
             check_extra("assistantMessageExtra", extra)?;
         }
+        self.check_entities(&input.entities)?;
         let opened = self.turns.borrow().get(&input.turn_id).cloned();
         let turn_number = input.turn_number.or(opened.as_ref().map(|t| t.turn_number));
         let retrieved = opened.map(|t| t.retrieved).unwrap_or_default();
@@ -608,6 +625,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                     turn_number,
                     extra: input.extra.as_ref(),
                     refers_to: &refers_to,
+                    produced: &input.entities,
                 },
                 input.revision,
             )
@@ -619,6 +637,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             conversation_entity_id: stored.conversation_entity_id,
             assistant_message_entity_id: stored.message_entity_id,
             refers_to,
+            produced: stored.produced,
             replayed: stored.replayed,
             pending: stored.pending,
             store_warnings: stored.warnings,
@@ -768,6 +787,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                             turn_number: Some(opened.turn_number),
                             extra: None,
                             refers_to: &refers_to,
+                            produced: &[],
                         };
                         let write = self.pending_write(&message, Some(stored.revision));
                         pending = self.defer(write, &e).await.is_ok();
@@ -782,6 +802,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             conversation_entity_id: opened.conversation_entity_id.clone(),
             assistant_message_entity_id: entity_id,
             refers_to,
+            produced: Vec::new(),
             replayed: true,
             pending,
             store_warnings,
@@ -802,6 +823,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 turn_number: Some(opened.turn_number),
                 assistant_message: reply.text.clone(),
                 refers_to: reply.refers_to,
+                entities: reply.entities,
                 extra: None,
                 revision,
             })
@@ -815,15 +837,15 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         turn_id: Option<String>,
         turn_number: Option<u32>,
         user_message: String,
-        assistant_message: String,
-        refers_to: Vec<String>,
+        reply: Reply,
     ) -> Result<TurnResult, Error> {
         // check the assistant side too before the user message is written
         check_message(
             "assistantMessage",
-            &assistant_message,
+            &reply.text,
             self.config.max_message_bytes,
         )?;
+        self.check_entities(&reply.entities)?;
         let opened = self
             .open_turn(&OpenTurnInput {
                 turn_id,
@@ -832,11 +854,16 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 extra: None,
             })
             .await?;
-        let reply = Reply {
-            text: assistant_message,
-            refers_to,
-        };
         self.finish(opened, reply, None).await
+    }
+
+    /// A reply's produced entities against the agent's limits.
+    fn check_entities(&self, entities: &[EntityFields]) -> Result<(), Error> {
+        check_produced(
+            entities,
+            self.config.max_produced_entities,
+            self.config.max_message_bytes,
+        )
     }
 
     /// The assistant's REFERS_TO targets: cited (or all) retrieved entities, then the explicit ones.
@@ -943,6 +970,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         answer: &Value,
     ) -> Result<(StoreOutcome, bool), Error> {
         let mut outcome = parse_store_response(answer, self.conversation_id(), &write.turn_key)?;
+        outcome.produced = parse_produced(answer, produced_in(&write.body));
         let sent_targets = refers_to_targets(&write.body);
         let missing = write
             .refers_to
@@ -1313,6 +1341,15 @@ fn entity_ids(entities: &[RetrievedEntity]) -> Vec<String> {
 }
 
 /// The `REFERS_TO` targets a `/store` body carries inline.
+/// The produced entities of a message's `/store` body: those after the conversation and the
+/// message.
+fn produced_in(body: &Value) -> &[Value] {
+    body.get("entities")
+        .and_then(Value::as_array)
+        .and_then(|entities| entities.get(2..))
+        .unwrap_or(&[])
+}
+
 fn refers_to_targets(body: &Value) -> Vec<&str> {
     let mut targets = Vec::new();
     let Some(rels) = body.get("relationships").and_then(Value::as_array) else {
@@ -1353,6 +1390,7 @@ struct Reported {
     replayed: bool,
     pending: bool,
     warnings: Vec<Value>,
+    produced: Vec<Produced>,
 }
 
 fn reported(delivery: Delivery) -> Reported {
@@ -1363,6 +1401,7 @@ fn reported(delivery: Delivery) -> Reported {
             replayed: outcome.replayed,
             pending: false,
             warnings: outcome.warnings,
+            produced: outcome.produced,
         },
         Delivery::Pending => Reported {
             conversation_entity_id: None,
@@ -1370,6 +1409,7 @@ fn reported(delivery: Delivery) -> Reported {
             replayed: false,
             pending: true,
             warnings: Vec::new(),
+            produced: Vec::new(),
         },
     }
 }
@@ -1391,6 +1431,7 @@ fn joined(
         retrieved: opened.retrieved,
         retrieved_entity_ids: opened.retrieved_entity_ids,
         refers_to: closed.refers_to,
+        produced: closed.produced,
         replayed: PerMessage {
             user: opened.replayed,
             assistant: closed.replayed,

@@ -16,6 +16,8 @@ import {
   type AgentEvent,
   type FlushResult,
   type PendingWrite,
+  type ProducedEntity,
+  type EntityInput,
   indexedDbOutboxStorage,
 } from "neotoma-agent-wasm";
 
@@ -106,6 +108,23 @@ async function main(): Promise<void> {
   new NeotomaAgent({ conversationId: "c5", outbox: false, retry: false });
   new NeotomaAgent({ conversationId: "c6", outbox: indexedDbOutboxStorage({ databaseName: "chat" }) });
   void [flushed.flushed, waiting, maybeId, isPending];
+
+  // Produced entities: with a reply, a streamed reply (worked out from the whole text), closeTurn.
+  const told = await agent.turn("My colleague Dana Whitfield at Orbital Labs", () => ({
+    text: "I'll remember Dana.",
+    entities: [{ entity_type: "person", name: "Dana Whitfield", organization: "Orbital Labs" }],
+  }), { turnId: "t9" });
+  const made: ProducedEntity[] = told.produced;
+  const action: "created" | "matched_existing" = made[0].action;
+  const streamedWith = agent.turnStream("x", () => ({
+    stream: (async function* () { yield "Noted."; })(),
+    entities: (text: string): EntityInput[] => [{ entity_type: "note", content: text }],
+  }));
+  const closedWith = await agent.closeTurn({ turnId: "t9", assistantMessage: "x", entities: [{ entity_type: "task", title: "t", status: "open" }] });
+  new NeotomaAgent({ conversationId: "c8", maxProducedEntities: 4 });
+  void [action, streamedWith, closedWith.produced[0]?.canonical_name];
+  // @ts-expect-error a produced entity needs its entity_type
+  await agent.closeTurn({ turnId: "t9", assistantMessage: "x", entities: [{ name: "Dana" }] });
 
   // @ts-expect-error conversationId is required
   new NeotomaAgent({});

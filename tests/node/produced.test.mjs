@@ -1,0 +1,169 @@
+// Entities a reply produces: stored in the assistant message's one /store, referred to by it,
+// resolved by the store (created, then matched), found by the next turn's retrieval; on the
+// embedded store and over real HTTP to the local Neotoma-shaped server. Bad entities are refused
+// before the reply is written; a callback's own errors come back unchanged.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { NeotomaAgent, EmbeddedStore } from 'neotoma-agent-wasm';
+import { startTestServer, turnIndex, retrieve, randomId, httpAgent, rejectionOf } from '../server/harness.mjs';
+
+let server;
+
+before(async () => {
+  server = await startTestServer();
+});
+
+after(async () => {
+  await server?.close();
+});
+
+const TOLD = 'My colleague Dana Whitfield at Orbital Labs is leading Project Kestrel';
+const ASKED = 'What do you know about Dana Whitfield?';
+const PRODUCED = [
+  { entity_type: 'person', name: 'Dana Whitfield', organization: 'Orbital Labs', role: 'lead' },
+  { entity_type: 'company', name: 'Orbital Labs' },
+  { entity_type: 'project', name: 'Project Kestrel', status: 'active', owner: 'Dana Whitfield' },
+];
+
+/** The two places an agent can store: an EmbeddedStore (inspected through handle) and HTTP. */
+const stores = {
+  embedded: () => {
+    const store = new EmbeddedStore();
+    return {
+      agent: (cid, options = {}) => new NeotomaAgent({ conversationId: cid, transport: store, ...options }),
+      turnIndex: async (cid) => store.handle('GET', `/conversations/${encodeURIComponent(cid)}/turn-index`).body,
+      retrieve: async (body) => store.handle('POST', '/retrieve_entity_by_identifier', body).body,
+      storeCount: () => null,
+    };
+  },
+  http: () => ({
+    agent: (cid, options = {}) => httpAgent(server, cid, options),
+    turnIndex: (cid) => turnIndex(server, cid),
+    retrieve: (body) => retrieve(server, body),
+    storeCount: () => server.requests.filter((r) => r.path === '/store').length,
+  }),
+};
+
+for (const [where, make] of Object.entries(stores)) {
+  test(`${where}: a person, a company and a project told in one turn are found the next`, { timeout: 20_000 }, async () => {
+    const s = make();
+    const cid = randomId('produced');
+    const agent = s.agent(cid);
+    const stores0 = s.storeCount();
+    const first = await agent.turn(TOLD, () => ({ text: "I'll remember Dana, Orbital Labs and Project Kestrel.", entities: PRODUCED }), { turnId: 't1' });
+    if (stores0 !== null) assert.equal(s.storeCount() - stores0, 2, 'one store per message');
+
+    assert.deepEqual(first.produced.map((p) => [p.entity_type, p.action]), [['person', 'created'], ['company', 'created'], ['project', 'created']]);
+    assert.equal(first.produced[0].canonical_name, 'person:Dana Whitfield');
+    for (const p of first.produced) assert.match(p.id, /^ent_/);
+
+    // the turn-index shows the first assistant message referring to all three
+    const index = await s.turnIndex(cid);
+    const row = index.turns.find((t) => t.message_entity_id === first.assistantMessageEntityId);
+    assert.ok(row, 'a turn-index row for the reply');
+    const stored = row.stored.map((x) => (typeof x === 'string' ? x : x.entity_id ?? x.id));
+    for (const p of first.produced) assert.ok(stored.includes(p.id), `${p.entity_type} ${p.id} in ${JSON.stringify(row.stored)}`);
+
+    // the next turn retrieves the person with the fields produced, and hands it to the model
+    let seen;
+    const second = await agent.turn(ASKED, (m, ctx) => {
+      seen = ctx.retrieved;
+      const dana = ctx.retrieved.find((e) => e.entity_type === 'person');
+      return `${dana.snapshot.name}: person, at ${dana.snapshot.organization}.`;
+    }, { turnId: 't2' });
+    const dana = second.retrieved.find((e) => e.entity_type === 'person');
+    assert.ok(dana, `the person is retrieved: ${JSON.stringify(second.retrieved)}`);
+    assert.equal(dana.id, first.produced[0].id);
+    assert.equal(dana.snapshot.organization, 'Orbital Labs');
+    assert.equal(seen.find((e) => e.entity_type === 'person').id, dana.id);
+    assert.equal(second.assistantMessage, 'Dana Whitfield: person, at Orbital Labs.');
+    assert.deepEqual(second.produced, []);
+
+    // named again by another turn: matched, not duplicated
+    const third = await agent.turn('Dana again', () => ({ text: 'Yes.', entities: [{ entity_type: 'person', name: 'dana whitfield' }] }), { turnId: 't3' });
+    assert.equal(third.produced[0].id, first.produced[0].id);
+    assert.equal(third.produced[0].action, 'matched_existing');
+    const people = await s.retrieve({ identifier: 'Dana Whitfield', entity_type: 'person' });
+    assert.equal(people.entities.length, 1);
+  });
+}
+
+test('a streamed reply takes its entities from a function of the whole text, after the stream', { timeout: 20_000 }, async () => {
+  const cid = randomId('produced-stream');
+  const agent = httpAgent(server, cid);
+  const chunks = ['Noted: ', 'Lee Park', ' runs ', 'Project Heron.\n', '```json\n{"entities":[{"entity_type":"person","name":"Lee Park"},{"entity_type":"project","name":"Project Heron","status":"planned"}]}\n```'];
+  let textSeen;
+  const turn = agent.turnStream('Lee Park runs Project Heron', () => ({
+    stream: (async function* () { for (const c of chunks) yield c; })(),
+    entities: async (text) => {
+      textSeen = text;
+      return JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)).entities;
+    },
+  }), { turnId: 't1' });
+  let streamed = '';
+  for await (const piece of turn.textStream) streamed += piece;
+  const result = await turn.done;
+  assert.equal(streamed, chunks.join(''));
+  assert.equal(textSeen, chunks.join(''));
+  assert.equal(result.assistantMessage, chunks.join(''));
+  assert.deepEqual(result.produced.map((p) => p.canonical_name), ['person:Lee Park', 'project:Project Heron']);
+
+  // a promise works too, and so does a plain array with a stream
+  const r2 = await agent.turn('x', () => ({ text: 'ok', entities: Promise.resolve([{ entity_type: 'note', content: 'remember the milk' }]) }), { turnId: 't2' });
+  assert.equal(r2.produced.length, 1);
+  assert.equal(r2.produced[0].entity_type, 'note');
+});
+
+test('closeTurn and recordTurn take entities; a replay with the same entities writes nothing, other entities mismatch', { timeout: 20_000 }, async () => {
+  const cid = randomId('produced-close');
+  const agent = httpAgent(server, cid);
+  const opened = await agent.openTurn({ turnId: 't1', userMessage: TOLD });
+  const first = await agent.closeTurn({ turnId: opened.turnId, assistantMessage: 'Noted.', entities: PRODUCED });
+  const from = server.requests.length;
+  const again = await agent.closeTurn({ turnId: opened.turnId, assistantMessage: 'Noted.', entities: PRODUCED });
+  assert.equal(again.replayed, true);
+  assert.deepEqual(again.produced.map((p) => p.id), first.produced.map((p) => p.id));
+  assert.ok(server.requests.slice(from).every((r) => r.path !== '/store' || r.response.replayed === true));
+
+  const e = await rejectionOf(agent.closeTurn({ turnId: opened.turnId, assistantMessage: 'Noted.', entities: [{ entity_type: 'person', name: 'Someone Else' }] }));
+  assert.equal(e.code, 'IDEMPOTENCY_MISMATCH');
+
+  const recorded = await agent.recordTurn({ turnId: 't2', userMessage: 'I met Ana Ruiz', assistantMessage: 'Noted.', entities: [{ entity_type: 'person', name: 'Ana Ruiz' }] });
+  assert.equal(recorded.produced[0].canonical_name, 'person:Ana Ruiz');
+});
+
+test('bad entities are refused with INVALID_INPUT naming the index and field, before the reply is written', { timeout: 20_000 }, async () => {
+  const cid = randomId('produced-bad');
+  const agent = httpAgent(server, cid, { maxProducedEntities: 2 });
+  const cases = [
+    [[{ name: 'No Type' }], /^entities\[0\]\.entity_type is required/],
+    [[{ entity_type: 'person', name: 'A' }, { entity_type: 'Person' }], /^entities\[1\]\.entity_type must be snake_case/],
+    [[{ entity_type: 'conversation', conversation_id: cid }], /^entities\[0\]\.entity_type may not be "conversation"/],
+    [[{ entity_type: 'note', content: 'x', turn_key: `${cid}:t9` }], /^entities\[0\]\.turn_key is a field of the turn protocol/],
+    [[{ entity_type: 'task' }, { entity_type: 'task' }, { entity_type: 'task' }], /the limit is 2 \(option maxProducedEntities\)/],
+    [[{ entity_type: 'event', title: 'x', start_time: new Date() }], /llm reply entities\[0\]\.start_time is not a JSON value/],
+    [[{ entity_type: 'event', title: 'x', score: NaN }], /llm reply entities\[0\]\.score is NaN or Infinity/],
+    ['person', /llm reply entities must be an array/],
+    [['person'], /llm reply entities\[0\] must be an object/],
+  ];
+  for (const [i, [entities, message]] of cases.entries()) {
+    const before = server.requests.filter((r) => r.path === '/store').length;
+    const e = await rejectionOf(agent.turn(TOLD, () => ({ text: 'ok', entities }), { turnId: `b${i}` }));
+    assert.equal(e.code, 'INVALID_INPUT', `${i}: ${e.message}`);
+    assert.match(e.message, message);
+    const sent = server.requests.filter((r) => r.path === '/store').slice(before);
+    assert.deepEqual(sent.map((r) => r.body.entities[1].role), ['user'], `${i}: only the user message was stored`);
+  }
+  // closeTurn refuses before sending anything
+  const before = server.requests.length;
+  const e = await rejectionOf(agent.closeTurn({ turnId: 'b0', assistantMessage: 'x', entities: [{ entity_type: 'conversation_message' }] }));
+  assert.equal(e.code, 'INVALID_INPUT');
+  assert.equal(server.requests.length, before);
+
+  // what the entities function throws comes back unchanged
+  const boom = new TypeError('the model returned no JSON block');
+  const thrown = await rejectionOf(agent.turn(TOLD, () => ({ text: 'ok', entities: () => { throw boom; } }), { turnId: 'b-throw' }));
+  assert.equal(thrown, boom);
+});
