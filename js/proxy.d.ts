@@ -14,10 +14,19 @@ export interface NeotomaProxyOptions {
   allowedOrigins?: readonly string[];
   /**
    * Every conversation the requests write to must have an id starting with this (no ":"):
-   * /store may only write `conversation`/`conversation_message` entities inside it, and
-   * /create_relationships may only start edges at messages inside it.
+   * /store may only write `conversation`/`conversation_message` entities inside it (plus entities
+   * of `entityTypes`), and /create_relationships may only start edges at messages inside it.
    */
   conversationPrefix?: string;
+  /**
+   * With `conversationPrefix` (required with it): the entity types a /store may write besides the
+   * conversation and its messages — what a reply produces (under the turn's
+   * `conversation-{prefix}…` key) and what `remember()` stores alone (under a `remember-…` key,
+   * no conversation or message). Any other type is refused (403 CONVERSATION_FORBIDDEN).
+   * Snake_case names, not `conversation` or `conversation_message`; `[]` allows none.
+   * Default `DEFAULT_ENTITY_TYPES`: person, company, project, task, event, note, location, contact.
+   */
+  entityTypes?: readonly string[];
   /** Path the endpoints live under, e.g. "/neotoma" for `transport: { baseUrl: "/neotoma" }`. Default "". */
   basePath?: string;
   /** Largest request body accepted, in bytes (413 above). Default `DEFAULT_MAX_BODY_BYTES` (2 MiB + 64 KiB). */
@@ -73,3 +82,5 @@ export declare function toNodeHandler(
 export declare const DEFAULT_MAX_BODY_BYTES: number;
 /** 30000 ms. */
 export declare const DEFAULT_TIMEOUT_MS: number;
+/** The default `entityTypes`: person, company, project, task, event, note, location, contact (frozen). */
+export declare const DEFAULT_ENTITY_TYPES: readonly string[];

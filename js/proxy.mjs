@@ -17,7 +17,8 @@
 //   415 UNSUPPORTED_MEDIA_TYPE  a body that is not declared application/json
 //   413 BODY_TOO_LARGE       a body over `maxBodyBytes` (declared or counted while reading; the rest is not read)
 //   400 INVALID_JSON         a body that is not a UTF-8 JSON object
-//   403 CONVERSATION_FORBIDDEN  with `conversationPrefix`: a write outside that namespace
+//   403 CONVERSATION_FORBIDDEN  with `conversationPrefix`: a write outside that namespace, or of an
+//                               entity type neither the protocol's nor in `entityTypes`
 //                               (and lookups answer only that namespace's messages and conversations)
 //   502 NEOTOMA_NETWORK / 504 NEOTOMA_TIMEOUT  Neotoma could not be reached / did not answer in time
 
@@ -28,7 +29,11 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The calls the turn protocol makes (src/transport/http.rs), all POST with a JSON body. */
 const ENDPOINTS = ['/retrieve_entity_by_identifier', '/store', '/create_relationships'];
-const OPTION_NAMES = ['upstream', 'token', 'allowedOrigins', 'conversationPrefix', 'basePath', 'maxBodyBytes', 'timeoutMs', 'allowInsecureHttp'];
+const OPTION_NAMES = ['upstream', 'token', 'allowedOrigins', 'conversationPrefix', 'entityTypes', 'basePath', 'maxBodyBytes', 'timeoutMs', 'allowInsecureHttp'];
+/** The turn protocol's own entity types: stored only inside `conversationPrefix`, never through `entityTypes`. */
+const PROTOCOL_TYPES = ['conversation', 'conversation_message'];
+/** What a reply may produce and `remember()` may store next to the conversations (`entityTypes`). */
+export const DEFAULT_ENTITY_TYPES = Object.freeze(['person', 'company', 'project', 'task', 'event', 'note', 'location', 'contact']);
 /** Upstream headers worth passing on; everything else (cookies, server banners) stays behind. */
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'retry-after'];
 /** A /create_relationships body is checked by looking up each distinct source; bound the lookups. */
@@ -55,7 +60,7 @@ function readOptions(options) {
     throw invalidInput(`createNeotomaProxy: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
   }
   const {
-    upstream, token, allowedOrigins, conversationPrefix, basePath = '',
+    upstream, token, allowedOrigins, conversationPrefix, entityTypes, basePath = '',
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES, timeoutMs = DEFAULT_TIMEOUT_MS, allowInsecureHttp = false,
   } = options;
 
@@ -109,6 +114,27 @@ function readOptions(options) {
     }
   }
 
+  let types = null;
+  if (entityTypes !== undefined) {
+    // The types are checked only with a namespace (without one no /store body is checked): alone
+    // the option would look like a protection and be none.
+    if (conversationPrefix === undefined) {
+      throw invalidInput('createNeotomaProxy: entityTypes needs conversationPrefix (without it /store bodies are not checked)');
+    }
+    if (!Array.isArray(entityTypes)) {
+      throw invalidInput('createNeotomaProxy: entityTypes must be an array of entity type names like "person"');
+    }
+    for (const type of entityTypes) {
+      if (typeof type !== 'string' || !/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/.test(type)) {
+        throw invalidInput(`createNeotomaProxy: entityTypes: ${JSON.stringify(String(type))} is not a snake_case entity type like "person"`);
+      }
+      if (PROTOCOL_TYPES.includes(type)) {
+        throw invalidInput(`createNeotomaProxy: entityTypes: "${type}" is the turn protocol's own type (always allowed inside conversationPrefix, never outside)`);
+      }
+    }
+  }
+  if (conversationPrefix !== undefined) types = new Set(entityTypes ?? DEFAULT_ENTITY_TYPES);
+
   if (typeof basePath !== 'string' || !(basePath === '' || /^\/[^?#]*$/.test(basePath))) {
     throw invalidInput('createNeotomaProxy: basePath must be "" or a path starting with "/", e.g. "/neotoma"');
   }
@@ -123,6 +149,7 @@ function readOptions(options) {
     token,
     origins,
     conversationPrefix: conversationPrefix ?? null,
+    entityTypes: types,
     basePath: basePath.replace(/\/+$/, ''),
     maxBodyBytes,
     timeoutMs,
@@ -187,7 +214,7 @@ export function createNeotomaProxy(options) {
       if (config.conversationPrefix !== null) {
         const outside =
           endpoint === '/store'
-            ? storeOutsideNamespace(body, config.conversationPrefix)
+            ? storeOutsideNamespace(body, config.conversationPrefix, config.entityTypes)
             : endpoint === '/create_relationships'
               ? await relationshipsOutsideNamespace(body, config)
               : null; // a lookup carries no conversation id and writes nothing
@@ -350,59 +377,96 @@ function upstreamFailure(error, endpoint, headers) {
 // --- conversationPrefix: what a widget may write ------------------------------------------------
 
 const STORE_FIELDS = ['entities', 'relationships', 'idempotency_key'];
+/** Edges one produced entity may start to another of the same body. CORRECTS, SUPERSEDES and
+ *  DUPLICATE_OF are left out: they declare one entity a replacement of another (a shared one). */
+const PRODUCED_EDGE_TYPES = ['REFERS_TO', 'PART_OF', 'DEPENDS_ON', 'EMBEDS', 'SETTLES'];
+/** Fields that name a conversation or a turn: on any entity, only inside the namespace. */
+const NAMESPACED_FIELDS = ['conversation_id', 'turn_key'];
 
 /**
- * A /store body as the turn protocol builds it (src/protocol/payload.rs): a `conversation` and
- * its `conversation_message`s, all inside the namespace, edges only from those messages. Other
- * entity types are refused: storing `{entity_type: "company", name: "Acme Corp", …}` would
- * overwrite the shared entity. Returns why the body is refused, or null.
+ * A /store body as the agent builds it (src/protocol/payload.rs), in one of two shapes:
+ *  - a turn, under `conversation-{prefix}…`: a `conversation` and its `conversation_message`s, all
+ *    inside the namespace, and the entities the reply produced (types in `entityTypes`);
+ *  - `remember()`, under `remember-…`: entities of `entityTypes` alone, no conversation or message.
+ * Any other type is refused (`agent_grant`, `standing_rule`… would let a page grant access or
+ * instruct agents). A produced entity resolves like any other: `{entity_type: "company", name:
+ * "Acme Corp", …}` adds an observation to the shared Acme Corp, by design.
+ * Edges start at an entity of this body, never at an existing one: from a message, PART_OF to the
+ * conversation of this body and REFERS_TO to any entity of this body or any id (what retrieval
+ * found); from a produced entity, one of PRODUCED_EDGE_TYPES to another produced entity of this
+ * body, by index. Returns why the body is refused, or null.
  */
-function storeOutsideNamespace(body, prefix) {
+function storeOutsideNamespace(body, prefix, entityTypes) {
   const inside = (v) => typeof v === 'string' && v.startsWith(prefix);
   const extra = Object.keys(body).find((k) => !STORE_FIELDS.includes(k));
   if (extra !== undefined) return `/store: unexpected field ${JSON.stringify(extra)}`;
   const { entities, relationships = [], idempotency_key: key } = body;
   if (!Array.isArray(entities) || entities.length === 0) return '/store: entities must be a non-empty array';
+  let protocolEntities = 0;
   for (const [i, entity] of entities.entries()) {
-    const type = entity?.entity_type;
+    if (!isPlainObject(entity)) return `/store: entities[${i}] must be an object`;
+    const type = entity.entity_type;
     if (type === 'conversation') {
       if (!inside(entity.conversation_id)) return `/store: entities[${i}].conversation_id must start with "${prefix}"`;
+      protocolEntities += 1;
     } else if (type === 'conversation_message') {
       if (!inside(entity.turn_key)) return `/store: entities[${i}].turn_key must start with "${prefix}"`;
-      if ('conversation_id' in entity && !inside(entity.conversation_id)) {
-        return `/store: entities[${i}].conversation_id must start with "${prefix}"`;
-      }
-    } else {
-      return `/store: entities[${i}] is a ${JSON.stringify(String(type))}; only conversation and conversation_message may be stored`;
+      protocolEntities += 1;
+    } else if (typeof type !== 'string' || !entityTypes.has(type)) {
+      const allowed = ['conversation', 'conversation_message', ...entityTypes].join(', ');
+      const what = type === undefined ? 'has no entity_type' : `has entity_type ${JSON.stringify(type)}`;
+      return `/store: entities[${i}] ${what}; only ${allowed} may be stored`;
     }
+    // No entity names another namespace's conversation or turn, not even in a field its type
+    // does not declare (a lookup by field would find it).
+    const foreign = NAMESPACED_FIELDS.find((f) => f in entity && !inside(entity[f]));
+    if (foreign !== undefined) return `/store: entities[${i}].${foreign} must start with "${prefix}"`;
   }
   // Keys are global per Neotoma user: taking another conversation's key first would make its own
   // write fail later (ERR_IDEMPOTENCY_MISMATCH).
-  if (typeof key !== 'string' || !key.startsWith(`conversation-${prefix}`)) {
-    return `/store: idempotency_key must start with "conversation-${prefix}"`;
+  if (typeof key !== 'string') return `/store: idempotency_key must be a string`;
+  if (key.startsWith('remember-')) {
+    if (protocolEntities > 0) return '/store: a remember- body stores entities alone, no conversation or conversation_message';
+  } else if (!key.startsWith(`conversation-${prefix}`)) {
+    return `/store: idempotency_key must start with "conversation-${prefix}" (or "remember-" for entities alone)`;
   }
   if (!Array.isArray(relationships)) return '/store: relationships must be an array';
   const typeAt = (index) => (Number.isInteger(index) ? entities[index]?.entity_type : undefined);
+  const isProduced = (type) => type !== undefined && !PROTOCOL_TYPES.includes(type);
   for (const [i, rel] of relationships.entries()) {
     const where = `/store: relationships[${i}]`;
     if (!isPlainObject(rel)) return `${where} must be an object`;
-    // Edges start at a message of this body, never at an existing entity.
-    if ('source_entity_id' in rel || typeAt(rel.source_index) !== 'conversation_message') {
-      return `${where} must start at a conversation_message of this body (source_index)`;
+    // Edges start at an entity of this body, never at an existing one…
+    const source = 'source_entity_id' in rel ? undefined : typeAt(rel.source_index);
+    if (source === undefined || source === 'conversation') {
+      return `${where} must start at a conversation_message or a produced entity of this body (source_index)`;
     }
-    if (rel.relationship_type === 'PART_OF') {
-      // …and a message joins the conversation of this body, never another one.
-      if ('target_entity_id' in rel || typeAt(rel.target_index) !== 'conversation') {
-        return `${where}: PART_OF must point at the conversation of this body (target_index)`;
-      }
-    } else if (rel.relationship_type === 'REFERS_TO') {
-      // A message may cite any entity (what retrieval found).
-      const byIndex = 'target_index' in rel;
-      if (byIndex ? typeAt(rel.target_index) === undefined : typeof rel.target_entity_id !== 'string') {
-        return `${where}: REFERS_TO needs a target_index of this body or a target_entity_id`;
+    // …and name each end once (which of two the upstream would pick is not the proxy's guess).
+    if ('target_index' in rel && 'target_entity_id' in rel) return `${where}: give target_index or target_entity_id, not both`;
+    const type = rel.relationship_type;
+    if (source === 'conversation_message') {
+      if (type === 'PART_OF') {
+        // A message joins the conversation of this body, never another one.
+        if (typeAt(rel.target_index) !== 'conversation') {
+          return `${where}: PART_OF must point at the conversation of this body (target_index)`;
+        }
+      } else if (type === 'REFERS_TO') {
+        // A message may cite any entity (what retrieval found, what the reply produced).
+        const byIndex = 'target_index' in rel;
+        if (byIndex ? typeAt(rel.target_index) === undefined : typeof rel.target_entity_id !== 'string') {
+          return `${where}: REFERS_TO needs a target_index of this body or a target_entity_id`;
+        }
+      } else {
+        return `${where}: a message's edges are PART_OF and REFERS_TO only`;
       }
     } else {
-      return `${where}: only PART_OF and REFERS_TO edges may be stored`;
+      // A produced entity links only to another produced entity of this body.
+      if (!PRODUCED_EDGE_TYPES.includes(type)) {
+        return `${where}: a produced entity's edges are ${PRODUCED_EDGE_TYPES.join(', ')} only`;
+      }
+      if (!isProduced(typeAt(rel.target_index)) || rel.target_index === rel.source_index) {
+        return `${where}: an edge from a produced entity must point at another produced entity of this body (target_index)`;
+      }
     }
   }
   return null;

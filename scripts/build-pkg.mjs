@@ -38,6 +38,23 @@ const { target = 'web', out_name: outName, profile = 'release' } = cfg.build;
 const testBuild = Boolean(process.env.PKG_OUT_DIR);
 const outDir = process.env.PKG_OUT_DIR || cfg.build.out_dir || 'pkg';
 const featureArgs = process.env.PKG_FEATURES ? ['--features', process.env.PKG_FEATURES] : [];
+// std rebuilt for size (wasm-pack.toml [std]): the release wasm's std, alloc and core compiled
+// with this crate's profile (opt-level "z") and std's `optimize_for_size` feature, instead of the
+// prebuilt std (compiled for speed). `-Z build-std` is unstable: on the stable toolchain it needs
+// RUSTC_BOOTSTRAP=1, set for this one cargo run only. PKG_BUILD_STD=0 uses the prebuilt std.
+const buildStd = cfg.std?.build_std === true && process.env.PKG_BUILD_STD !== '0';
+// cargo's `-Z build-std` flags as its config environment variables (wasm-pack would take a `-Z`
+// after `--` for the crate path).
+const stdEnv = buildStd
+  ? {
+      env: {
+        ...process.env,
+        RUSTC_BOOTSTRAP: '1',
+        CARGO_UNSTABLE_BUILD_STD: cfg.std.crates.join(','),
+        CARGO_UNSTABLE_BUILD_STD_FEATURES: cfg.std.features.join(','),
+      },
+    }
+  : {};
 if (!outName) throw new Error('wasm-pack.toml: build.out_name is required');
 const crateName = cargo.package.name;
 const wasmFile = join(outDir, `${outName}_bg.wasm`);
@@ -75,11 +92,11 @@ try {
     run('wasm-pack', [
       'build', `--${profile}`, '--target', target, '--mode', 'no-install',
       '--out-dir', outDir, '--out-name', outName, '--', ...featureArgs,
-    ]);
+    ], stdEnv);
   } else {
     console.log('[build-pkg] building with cargo + wasm-bindgen (BUILD_WITH=cargo or no wasm-pack)');
     const profArgs = profile === 'dev' ? [] : ['--profile', profile];
-    run('cargo', ['build', '--lib', '--target', 'wasm32-unknown-unknown', ...profArgs, ...featureArgs]);
+    run('cargo', ['build', '--lib', '--target', 'wasm32-unknown-unknown', ...profArgs, ...featureArgs], stdEnv);
     const targetDir = process.env.CARGO_TARGET_DIR || 'target';
     const profDir = profile === 'dev' ? 'debug' : profile;
     const input = join(targetDir, 'wasm32-unknown-unknown', profDir, `${crateName.replaceAll('-', '_')}.wasm`);

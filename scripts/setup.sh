@@ -24,7 +24,8 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
 fi
-for comp in clippy rustfmt; do
+# rust-src: the package's std is rebuilt for size (wasm-pack.toml [std], -Z build-std).
+for comp in clippy rustfmt rust-src; do
   if ! rustup component list --installed | grep -q "^${comp}"; then
     say "rustup component add $comp"
     rustup component add "$comp"

@@ -606,3 +606,291 @@ fn odd_inputs_never_panic() {
         assert!(e.body["timestamp"].as_str().is_some_and(is_timestamp));
     }
 }
+
+/// The warnings of `code` in a `/store` answer.
+fn warnings_of<'a>(answer: &'a Value, code: &str) -> Vec<&'a Value> {
+    answer["store_warnings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|w| w["code"] == code)
+        .collect()
+}
+
+/// A turn that also stores what it produced (a person, their company, a project) and refers to
+/// them from the message: schemas.md's closed `person`/`company`/`project` schemas, identity by
+/// name (`person:Dana Whitfield`, `Orbital Labs`, `project:Project Kestrel`), and idempotency.
+#[test]
+fn produced_entities_resolve_by_name_under_the_built_in_schemas() {
+    let mut run = Run::new();
+    let turn = json!({
+        "entities": [
+            {"entity_type": "conversation", "conversation_id": "k1", "title": "Conversation k1"},
+            {"entity_type": "conversation_message", "role": "user", "sender_kind": "user",
+             "content": "Dana Whitfield of Orbital Labs now leads Project Kestrel.", "turn_key": "k1:t1", "turn_number": 1},
+            {"entity_type": "person", "name": "Dana Whitfield", "organization": "Orbital Labs"},
+            {"entity_type": "company", "name": "Orbital Labs"},
+            {"entity_type": "project", "name": "Project Kestrel", "status": "active"},
+        ],
+        "relationships": [
+            {"relationship_type": "PART_OF", "source_index": 1, "target_index": 0},
+            {"relationship_type": "REFERS_TO", "source_index": 1, "target_index": 2},
+            {"relationship_type": "REFERS_TO", "source_index": 1, "target_index": 3},
+            {"relationship_type": "REFERS_TO", "source_index": 1, "target_index": 4},
+        ],
+        "idempotency_key": "conversation-k1-t1-user-turn",
+    });
+    let first = run.call("POST", "/store", Some(turn.clone()));
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(first.body["entities_created"], 5);
+    let entities = &first.body["entities"];
+    assert_eq!(ids_of(entities, "action"), ["created"; 5]);
+    assert_eq!(
+        ids_of(entities, "canonical_name"),
+        [
+            "conversation:k1",
+            "conversation_message:k1:t1",
+            "person:Dana Whitfield",
+            "Orbital Labs",
+            "project:Project Kestrel",
+        ]
+    );
+    assert_eq!(
+        entities[2]["entity_snapshot_after"],
+        json!({"name": "Dana Whitfield", "organization": "Orbital Labs"})
+    );
+    assert_eq!(
+        entities[4]["entity_snapshot_after"],
+        json!({"name": "Project Kestrel", "status": "active"})
+    );
+    // every field is declared and every required field is there
+    assert!(warnings_of(&first.body, "UNKNOWN_FIELD").is_empty());
+    assert!(warnings_of(&first.body, "MISSING_REQUIRED_FIELD").is_empty());
+    assert!(first.body.get("unknown_fields").is_none());
+    assert!(first.body.get("required_fields_missing").is_none());
+    let ids = ids_of(entities, "entity_id");
+    let edges: Vec<[String; 3]> = first.body["relationships_created"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            ["relationship_type", "source_entity_id", "target_entity_id"]
+                .map(|k| r[k].as_str().unwrap_or("").to_string())
+        })
+        .collect();
+    let edge = |t: &str, s: usize, d: usize| [t.to_string(), ids[s].clone(), ids[d].clone()];
+    assert_eq!(
+        edges,
+        [
+            edge("PART_OF", 1, 0),
+            edge("REFERS_TO", 1, 2),
+            edge("REFERS_TO", 1, 3),
+            edge("REFERS_TO", 1, 4),
+        ]
+    );
+
+    // A later turn names her again, in lower case and with a misspelt field.
+    let again = run.call(
+        "POST",
+        "/store",
+        Some(json!({
+            "entities": [
+                {"entity_type": "conversation", "conversation_id": "k1", "title": "Conversation k1"},
+                {"entity_type": "person", "name": "dana whitfield", "organisation": "Orbital Labs Ltd"},
+            ],
+            "idempotency_key": "conversation-k1-t2-user-turn",
+        })),
+    );
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(again.body["entities_created"], 0);
+    let dana = &again.body["entities"][1];
+    assert_eq!(dana["action"], "matched_existing");
+    assert_eq!(dana["entity_id"], ids[2].as_str());
+    assert_eq!(dana["canonical_name"], "person:Dana Whitfield");
+    assert_eq!(
+        dana["entity_snapshot_after"],
+        json!({"name": "dana whitfield", "organization": "Orbital Labs"})
+    );
+    let unknown = warnings_of(&again.body, "UNKNOWN_FIELD");
+    assert_eq!(unknown.len(), 1, "{}", again.body);
+    // the shape of the recorded `platform` warning (transcript 01)
+    let recorded = load("01")["response"]["body"]["store_warnings"][0].clone();
+    let keys = |v: &Value| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>());
+    assert_eq!(keys(unknown[0]), keys(&recorded));
+    assert_eq!(unknown[0]["entity_type"], "person");
+    assert_eq!(unknown[0]["entity_id"], ids[2].as_str());
+    assert_eq!(unknown[0]["observation_index"], 1);
+    assert!(unknown[0]["message"]
+        .as_str()
+        .is_some_and(|m| m.starts_with("person stored with field \"organisation\" ")));
+    assert_eq!(again.body["unknown_fields"], json!(["organisation"]));
+    assert_eq!(again.body["unknown_fields_count"], 1);
+
+    // Found by name, with `organization` in the snapshot; the misspelt field only on its
+    // observation.
+    for body in [
+        json!({"identifier": "Dana Whitfield"}),
+        json!({"identifier": "Dana Whitfield", "entity_type": "person", "include_observations": true}),
+    ] {
+        let found = run.call("POST", "/retrieve_entity_by_identifier", Some(body.clone()));
+        assert_eq!(found.status, 200);
+        assert_eq!(found.body["match_mode"], "direct", "{body}");
+        assert_eq!(found.body["total"], 1, "{body}");
+        let hit = &found.body["entities"][0];
+        assert_eq!(hit["id"], ids[2].as_str());
+        assert_eq!(hit["entity_type"], "person");
+        assert_eq!(hit["snapshot"]["snapshot"]["organization"], "Orbital Labs");
+        assert!(hit["snapshot"]["snapshot"].get("organisation").is_none());
+        if let Some(observations) = hit["observations"].as_array() {
+            assert_eq!(observations.len(), 2);
+            assert_eq!(
+                observations[0]["fields"]["organisation"],
+                "Orbital Labs Ltd"
+            );
+        }
+    }
+
+    // The first key again: another produced entity is a mismatch, the same body a replay.
+    let mut other_person = turn.clone();
+    other_person["entities"][2] = json!({"entity_type": "person", "name": "Orrin Vale"});
+    let mut other_status = turn.clone();
+    other_status["entities"][4]["status"] = json!("paused");
+    for changed in [other_person, other_status] {
+        let mismatch = run.call("POST", "/store", Some(changed));
+        assert_eq!(mismatch.status, 400);
+        assert_eq!(mismatch.body["error"]["code"], "ERR_IDEMPOTENCY_MISMATCH");
+    }
+    let replay = run.call("POST", "/store", Some(turn));
+    assert_eq!(replay.status, 200);
+    assert_eq!(replay.body["replayed"], true);
+    assert_eq!(replay.body["entities_created"], 0);
+    assert_eq!(replay.body["source_id"], first.body["source_id"]);
+    let mut newest_first = ids.clone();
+    newest_first.reverse();
+    assert_eq!(ids_of(&replay.body["entities"], "entity_id"), newest_first);
+    assert_eq!(run.store.entity_count(), 5);
+}
+
+/// schemas.md's built-in types have closed field sets: a field the type lacks is dropped from
+/// the snapshot (kept on the observation) with an `UNKNOWN_FIELD` warning, a missing required
+/// field is a `MISSING_REQUIRED_FIELD` warning, and the write succeeds either way. A type
+/// without a schema keeps every field.
+#[test]
+fn built_in_schemas_close_their_field_sets() {
+    // (entity, the field its type lacks, the required fields it misses)
+    let cases: [(Value, Option<&str>, &[&str]); 9] = [
+        (
+            json!({"entity_type": "person", "name": "Dana Whitfield", "email": "dana@orbital.example", "organisation": "Orbital Labs"}),
+            Some("organisation"),
+            &[],
+        ),
+        (
+            json!({"entity_type": "company", "name": "Orbital Labs", "industry": "aerospace", "organization": "Orbital"}),
+            Some("organization"),
+            &[],
+        ),
+        (
+            json!({"entity_type": "project", "name": "Project Kestrel", "owner": "Dana", "title": "Kestrel"}),
+            Some("title"),
+            &["status"],
+        ),
+        (
+            json!({"entity_type": "task", "title": "Send the deck", "priority": "high", "due": "friday"}),
+            Some("due"),
+            &["status"],
+        ),
+        (
+            json!({"entity_type": "event", "title": "Kestrel review", "location": "Lisbon", "date": "2026-12-01"}),
+            Some("date"),
+            &["start_time"],
+        ),
+        (
+            json!({"entity_type": "note", "title": "Kestrel risks", "body": "Supply chain"}),
+            Some("body"),
+            &["content"],
+        ),
+        (
+            json!({"entity_type": "location", "name": "Lisbon", "country": "Portugal", "population": 545_000}),
+            Some("population"),
+            &[],
+        ),
+        (
+            json!({"entity_type": "contact", "email": "dana@orbital.example", "linkedin_url": "https://linkedin.example/dana", "first_name": "Dana"}),
+            Some("first_name"),
+            &[],
+        ),
+        (
+            json!({"entity_type": "recipe", "name": "Pastel de nata", "oven": "250C"}),
+            None,
+            &[],
+        ),
+    ];
+    let mut run = Run::new();
+    let entities: Vec<Value> = cases.iter().map(|(e, _, _)| e.clone()).collect();
+    let answer = run.call(
+        "POST",
+        "/store",
+        Some(json!({"entities": entities, "idempotency_key": "schemas"})),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(answer.body["entities_created"], cases.len());
+    let unknown = warnings_of(&answer.body, "UNKNOWN_FIELD");
+    let missing = warnings_of(&answer.body, "MISSING_REQUIRED_FIELD");
+    for (i, (entity, lacking, misses)) in cases.iter().enumerate() {
+        let entity_type = entity["entity_type"].as_str().unwrap_or("");
+        let stored = &answer.body["entities"][i];
+        let mut expected = entity.clone();
+        if let Some(map) = expected.as_object_mut() {
+            map.remove("entity_type");
+            if let Some(field) = lacking {
+                map.remove(*field);
+            }
+        }
+        assert_eq!(stored["entity_snapshot_after"], expected, "{entity_type}");
+        let at = |w: &&Value| w["observation_index"] == i;
+        let named: Vec<&str> = unknown
+            .iter()
+            .copied()
+            .filter(at)
+            .map(|w| {
+                assert_eq!(w["entity_type"], entity_type);
+                assert_eq!(w["entity_id"], stored["entity_id"]);
+                w["message"].as_str().unwrap_or("")
+            })
+            .collect();
+        assert_eq!(named.len(), usize::from(lacking.is_some()), "{entity_type}");
+        if let Some(field) = lacking {
+            assert!(
+                named[0].contains(&format!("field \"{field}\"")),
+                "{}",
+                named[0]
+            );
+        }
+        let missed: Vec<&str> = missing
+            .iter()
+            .copied()
+            .filter(at)
+            .map(|w| w["message"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(missed.len(), misses.len(), "{entity_type}: {missed:?}");
+        for (message, field) in missed.iter().zip(misses.iter()) {
+            assert!(
+                message.starts_with(&format!(
+                    "{entity_type} stored without required field \"{field}\""
+                )),
+                "{message}"
+            );
+        }
+    }
+    let lacking: Vec<&str> = cases.iter().filter_map(|(_, f, _)| *f).collect();
+    assert_eq!(answer.body["unknown_fields"], json!(lacking));
+    assert_eq!(
+        answer.body["required_fields_missing"],
+        json!([
+            {"entity_type": "project", "field": "status", "observation_index": 2},
+            {"entity_type": "task", "field": "status", "observation_index": 3},
+            {"entity_type": "event", "field": "start_time", "observation_index": 4},
+            {"entity_type": "note", "field": "content", "observation_index": 5},
+        ])
+    );
+}

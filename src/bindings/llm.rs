@@ -41,26 +41,27 @@ impl Llm for JsLlm {
         let value = JsFuture::from(Promise::resolve(&returned))
             .await
             .map_err(|e| thrown(e, "llm callback"))?;
-        let mut reply = match ChunkSource::of(&value)? {
+        // A stream, `{ stream, refersTo?, entities? }`, or a whole reply.
+        let source = match ChunkSource::of(&value)? {
+            Some(source) => Some(source),
+            None => field(&value, "stream")
+                .map(|stream| stream_source(&stream))
+                .transpose()?,
+        };
+        let mut reply = match source {
             Some(source) => Reply {
-                text: self.read(&source).await?,
-                ..Reply::default()
+                text: read_reply_stream(&source, self.sink.as_deref(), self.max_reply_bytes)
+                    .await?,
+                refers_to: refers_to_of(&value)?,
+                entities: Vec::new(),
             },
-            // `{ stream, refersTo?, entities? }`
-            None => match field(&value, "stream") {
-                Some(stream) => Reply {
-                    text: self.read(&stream_source(&stream)?).await?,
-                    refers_to: refers_to_of(&value)?,
-                    entities: Vec::new(),
-                },
-                None => {
-                    let reply = reply_from_js(&value)?;
-                    if let Some(sink) = &self.sink {
-                        sink.push(&JsString::from(reply.text.as_str()));
-                    }
-                    reply
+            None => {
+                let reply = reply_from_js(&value)?;
+                if let Some(sink) = &self.sink {
+                    sink.push(&JsString::from(reply.text.as_str()));
                 }
-            },
+                reply
+            }
         };
         if let Some(entities) = field(&value, "entities") {
             reply.entities = produced_entities(entities, &reply.text).await?;
@@ -77,12 +78,6 @@ impl Llm for JsLlm {
             sink.push(&JsString::from(text));
             sink.close();
         }
-    }
-}
-
-impl JsLlm {
-    async fn read(&self, source: &ChunkSource) -> Result<String, Error> {
-        read_reply_stream(source, self.sink.as_deref(), self.max_reply_bytes).await
     }
 }
 

@@ -9,9 +9,10 @@
 //! `observation_index`/`action`/`relationships_created`, each `deduplicated: true`, with the
 //! entity's current snapshot as `entity_snapshot_after`.
 //!
-//! Store warnings: `UNKNOWN_FIELD` (closed schemas), `SOURCE_PRIORITY_ESCALATION` (a
-//! priority-ranked field written at the default priority 100) and `MISSING_REQUIRED_FIELD`
-//! (`project` without `status`), with the texts the real server uses. `commit: false` computes the
+//! Store warnings: `UNKNOWN_FIELD` (a field a closed schema lacks, dropped from the snapshot),
+//! `SOURCE_PRIORITY_ESCALATION` (a priority-ranked field written at the default priority 100) and
+//! `MISSING_REQUIRED_FIELD` (a required field absent from the snapshot, e.g. `project` without
+//! `status`), with the texts the real server uses. `commit: false` computes the
 //! answer on a scratch copy and writes nothing.
 
 use super::errors::{self, invalid_issue, invalid_payload, invalid_type, Seg};
