@@ -95,6 +95,7 @@ const AGENT_OPTIONS: &[&str] = &[
     "assistantRefersTo",
     "maxMessageBytes",
     "maxProducedEntities",
+    "memoryChars",
     "llmTimeoutMs",
     "retry",
     "outbox",
@@ -138,6 +139,9 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
     };
     if let Some(n) = u32_option(options, "maxProducedEntities", "", false)? {
         config.max_produced_entities = n as usize;
+    }
+    if let Some(n) = u32_option(options, "memoryChars", "", false)? {
+        config.memory_chars = n as usize;
     }
     set_u32(
         options,

@@ -137,6 +137,16 @@ impl EmbeddedStoreJs {
         })
     }
 
+    #[wasm_bindgen(js_name = retrieveRelatedEntities, unchecked_return_type = "Promise<RelatedResponse>")]
+    pub fn retrieve_related_entities(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RelatedRequest")] body: JsValue,
+    ) -> Promise {
+        self.call("/retrieve_related_entities", body, |s, b| {
+            s.retrieve_related_entities(b)
+        })
+    }
+
     /// Number of entities stored.
     #[wasm_bindgen(getter, js_name = entityCount)]
     pub fn entity_count(&self) -> usize {
@@ -155,7 +165,7 @@ type Call = fn(&mut EmbeddedStore, &Value) -> Result<Value, Response>;
 
 impl EmbeddedStoreJs {
     /// One typed call as a promise: its body checked, then [`answer`]. Out of line: one copy
-    /// for the three transport methods.
+    /// for the transport methods.
     #[inline(never)]
     fn call(&self, path: &str, body: JsValue, call: Call) -> Promise {
         match json_arg(body) {

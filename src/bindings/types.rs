@@ -104,6 +104,8 @@ export interface NeotomaTransport {
   store(body: StoreRequest): Promise<StoreResponse> | StoreResponse;
   retrieveEntityByIdentifier(body: RetrieveRequest): Promise<RetrieveResponse> | RetrieveResponse;
   createRelationships(body: { relationships: RelationshipById[] }): Promise<unknown> | unknown;
+  /** Optional: `verifyTurn` and `repairTurn` read a turn's edges back with it. */
+  retrieveRelatedEntities?(body: RelatedRequest): Promise<RelatedResponse> | RelatedResponse;
 }
 
 export interface AgentOptions {
@@ -124,6 +126,8 @@ export interface AgentOptions {
   maxMessageBytes?: number;
   /** The most entities one reply may produce; default 16. */
   maxProducedEntities?: number;
+  /** Bound on `ctx.memory`, in characters; default 2000. */
+  memoryChars?: number;
   /** Omit for the embedded store. */
   transport?: HttpTransportOptions | NeotomaTransport;
   /** Retry settings, or `false` for a single attempt. */
@@ -155,6 +159,10 @@ export interface RetrievedEntity {
 
 export interface TurnContext {
   retrieved: RetrievedEntity[];
+  /** The retrieved entities as a compact text block for a model's system prompt: one line per
+   *  entity (type, name, id, its most useful fields), at most `memoryChars` characters, cut by
+   *  whole entities; "" when nothing was retrieved. */
+  memory: string;
   retrievedEntityIds: string[];
   turnId: string;
   turnNumber: number;
@@ -380,6 +388,18 @@ export interface RetrieveResponse {
   total: number;
   match_mode: "direct" | "snapshot_field" | "semantic" | "none";
   hint?: string;
+}
+
+export interface RelatedRequest {
+  entity_id: string;
+  direction?: "inbound" | "outbound" | "both";
+  relationship_types?: string[];
+}
+
+export interface RelatedResponse {
+  relationships: Array<{ relationship_type: string; source_entity_id: string; target_entity_id: string; [field: string]: unknown }>;
+  entities?: Array<{ id?: string; entity_id?: string; entity_type: string; [field: string]: unknown }>;
+  [field: string]: unknown;
 }
 
 /** One REST answer of the embedded store. A string body is a non-JSON (HTML/text) answer. */

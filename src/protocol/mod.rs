@@ -5,6 +5,7 @@ pub mod error;
 pub mod events;
 pub mod identifiers;
 pub mod keys;
+pub mod memory;
 pub mod outbox;
 pub mod payload;
 pub mod produced;

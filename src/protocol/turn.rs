@@ -38,6 +38,7 @@ use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
 use super::identifiers::extract_identifiers;
 use super::keys::{idempotency_key, revision_key, turn_key, Role};
+use super::memory::{memory_block, DEFAULT_MEMORY_CHARS};
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
     check_extra, refers_to_request, retrieve_by_name_request, retrieve_request, store_request,
@@ -98,6 +99,8 @@ pub struct Reply {
 #[serde(rename_all = "camelCase")]
 pub struct TurnContext {
     pub retrieved: Vec<RetrievedEntity>,
+    /// The retrieved entities as a compact text block for a system prompt (`memoryChars`).
+    pub memory: String,
     pub retrieved_entity_ids: Vec<String>,
     pub turn_id: String,
     pub turn_number: u32,
@@ -147,6 +150,8 @@ pub struct AgentConfig {
     pub max_message_bytes: usize,
     /// The most entities one reply may produce.
     pub max_produced_entities: usize,
+    /// Bound on `ctx.memory`, in characters.
+    pub memory_chars: usize,
     pub extractor: Option<Extractor>,
     pub retry: RetryPolicy,
     pub llm_timeout_ms: u32,
@@ -168,6 +173,7 @@ impl AgentConfig {
             assistant_refers_to: AssistantRefersTo::Cited,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             max_produced_entities: DEFAULT_MAX_PRODUCED_ENTITIES,
+            memory_chars: DEFAULT_MEMORY_CHARS,
             extractor: None,
             retry: RetryPolicy::default(),
             llm_timeout_ms: DEFAULT_LLM_TIMEOUT_MS,
@@ -685,6 +691,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }
         // lent to the callback's context, given back for the result
         let ctx = TurnContext {
+            memory: memory_block(&opened.retrieved, self.config.memory_chars),
             retrieved: std::mem::take(&mut opened.retrieved),
             retrieved_entity_ids: std::mem::take(&mut opened.retrieved_entity_ids),
             turn_id: opened.turn_id.clone(),

@@ -29,6 +29,7 @@ impl Transport for EmbeddedTransport {
             Call::Store => store.store(body, now),
             Call::RetrieveEntityByIdentifier => store.retrieve_entity_by_identifier(body),
             Call::CreateRelationships => store.create_relationships(body, now),
+            Call::RetrieveRelatedEntities => store.retrieve_related_entities(body),
         }
         .map_err(|r| Error::from_embedded(call.path(), r.status, r.body))
     }

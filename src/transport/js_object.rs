@@ -1,6 +1,7 @@
 //! A user's own transport: any JS object with `store`, `retrieveEntityByIdentifier` and
-//! `createRelationships` methods returning (promises of) the real server's response bodies.
-//! What those methods throw is passed back to the caller unchanged.
+//! `createRelationships` methods returning (promises of) the real server's response bodies, and
+//! optionally `retrieveRelatedEntities` (for `verifyTurn`/`repairTurn`). What those methods
+//! throw is passed back to the caller unchanged.
 
 use std::rc::Rc;
 
@@ -18,9 +19,9 @@ pub struct JsObjectTransport {
 }
 
 impl JsObjectTransport {
-    /// Accepts `object` if it has all three methods.
+    /// Accepts `object` if it has the three methods a turn needs.
     pub fn new(object: JsValue) -> Result<Self, Error> {
-        for call in Call::ALL {
+        for call in Call::TURN {
             let m = call.method();
             let f = Reflect::get(&object, &JsValue::from_str(m)).unwrap_or(JsValue::UNDEFINED);
             if !f.is_function() {
@@ -40,7 +41,16 @@ impl Transport for JsObjectTransport {
         let f: Function = Reflect::get(&self.object, &JsValue::from_str(method))
             .ok()
             .and_then(|f| f.dyn_into().ok())
-            .ok_or_else(|| Error::invalid_input(format!("transport.{method} is not a function")))?;
+            .ok_or_else(|| {
+                Error::invalid_input(format!(
+                    "transport.{method} is not a function{}",
+                    if call == Call::RetrieveRelatedEntities {
+                        " (verifyTurn and repairTurn read a turn's edges with it)"
+                    } else {
+                        ""
+                    }
+                ))
+            })?;
         let arg = to_js(body);
         let returned = f.call1(&self.object, &arg).map_err(|e| thrown(e, method))?;
         let answer = JsFuture::from(Promise::resolve(&returned))

@@ -17,16 +17,19 @@ pub mod js_json;
 #[cfg(target_arch = "wasm32")]
 pub mod js_object;
 
-/// The three calls the turn protocol makes, by name.
+/// The calls the agent makes, by name: the turn protocol's three, and the read-back of a turn's
+/// edges (`verifyTurn`, `repairTurn`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
     Store,
     RetrieveEntityByIdentifier,
     CreateRelationships,
+    RetrieveRelatedEntities,
 }
 
 impl Call {
-    pub const ALL: [Call; 3] = [
+    /// The calls every transport must make (a turn needs them).
+    pub const TURN: [Call; 3] = [
         Call::Store,
         Call::RetrieveEntityByIdentifier,
         Call::CreateRelationships,
@@ -38,6 +41,7 @@ impl Call {
             Call::Store => "/store",
             Call::RetrieveEntityByIdentifier => "/retrieve_entity_by_identifier",
             Call::CreateRelationships => "/create_relationships",
+            Call::RetrieveRelatedEntities => "/retrieve_related_entities",
         }
     }
 
@@ -47,11 +51,12 @@ impl Call {
             Call::Store => "store",
             Call::RetrieveEntityByIdentifier => "retrieveEntityByIdentifier",
             Call::CreateRelationships => "createRelationships",
+            Call::RetrieveRelatedEntities => "retrieveRelatedEntities",
         }
     }
 }
 
-/// How the turn protocol reaches a store: one method for the three calls, so the protocol's
+/// How the turn protocol reaches a store: one method for every call, so the protocol's
 /// state machine holds one transport future. Futures are not `Send`: everything runs on one JS
 /// thread (a page, a worker, an isolate), so `async fn` in the trait is what we want.
 #[allow(async_fn_in_trait)]

@@ -204,11 +204,13 @@ test('SSE parsing: every split of the byte stream gives the same events and text
   await assert.rejects(collect(replyChunks(streamOf(new TextEncoder().encode('data: {"error":{"message":"overloaded"}}\n\n')))), {
     code: 'LLM_STREAM',
   });
-  // the system prompt names each retrieved entity compactly
+  // the system prompt carries the agent's memory block (ctx.memory) as it is
+  const memory = 'Remembered entities (Neotoma):\n- company "Acme Corp" (ent_1): industry: manufacturing';
   assert.equal(
-    systemPrompt([{ id: 'ent_1', entity_type: 'company', canonical_name: 'Acme', snapshot: { name: 'Acme Corp' }, identifier: 'acme corp' }]),
-    "You are a helpful assistant with a long-term memory (Neotoma).\nRemembered entities the user's message mentions (name them when you use them):\n- Acme Corp (company, id ent_1)",
+    systemPrompt(memory),
+    `You are a helpful assistant with a long-term memory (Neotoma).\nName the remembered entities when you use them.\n${memory}`,
   );
+  assert.equal(systemPrompt(''), "You are a helpful assistant with a long-term memory (Neotoma).\nNo remembered entity matches the user's message.");
 });
 
 test('local responder: two turns streamed by the Worker are stored exactly as streamed, over HTTP', { timeout: 120_000 }, async () => {
@@ -300,7 +302,7 @@ test('OpenAI-compatible LLM: the request carries model, stream, key and retrieve
     assert.equal(request.body.messages.length, 2);
     const [system, user] = request.body.messages;
     assert.equal(system.role, 'system');
-    assert.ok(system.content.includes(`- Acme Corp (company, id ${acme})`), system.content);
+    assert.ok(system.content.includes(`- company "Acme Corp" (${acme})`), system.content);
     assert.deepEqual(user, { role: 'user', content: message });
 
     const index = await turnIndex(server, cid);

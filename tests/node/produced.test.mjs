@@ -68,8 +68,10 @@ for (const [where, make] of Object.entries(stores)) {
 
     // the next turn retrieves the person with the fields produced, and hands it to the model
     let seen;
+    let memory;
     const second = await agent.turn(ASKED, (m, ctx) => {
       seen = ctx.retrieved;
+      memory = ctx.memory;
       const dana = ctx.retrieved.find((e) => e.entity_type === 'person');
       return `${dana.snapshot.name}: person, at ${dana.snapshot.organization}.`;
     }, { turnId: 't2' });
@@ -79,6 +81,9 @@ for (const [where, make] of Object.entries(stores)) {
     assert.equal(dana.snapshot.organization, 'Orbital Labs');
     assert.equal(seen.find((e) => e.entity_type === 'person').id, dana.id);
     assert.equal(second.assistantMessage, 'Dana Whitfield: person, at Orbital Labs.');
+    // ctx.memory: the same entity as one line for a system prompt
+    assert.match(memory, /^Remembered entities \(Neotoma\):\n/);
+    assert.ok(memory.includes(`- person "Dana Whitfield" (${dana.id}): organization: Orbital Labs; role: lead`), memory);
     assert.deepEqual(second.produced, []);
 
     // named again by another turn: matched, not duplicated
@@ -166,4 +171,27 @@ test('bad entities are refused with INVALID_INPUT naming the index and field, be
   const boom = new TypeError('the model returned no JSON block');
   const thrown = await rejectionOf(agent.turn(TOLD, () => ({ text: 'ok', entities: () => { throw boom; } }), { turnId: 'b-throw' }));
   assert.equal(thrown, boom);
+});
+
+test('ctx.memory is bounded by memoryChars, cutting whole entities', { timeout: 20_000 }, async () => {
+  const store = new EmbeddedStore();
+  const names = ['Ada Quist', 'Bo Rinne', 'Cy Tamm'];
+  const seedAgent = new NeotomaAgent({ conversationId: randomId('memory-seed'), transport: store });
+  await seedAgent.turn('seed', () => ({ text: 'ok', entities: names.map((name) => ({ entity_type: 'person', name, role: 'engineer at a company with a long name'.repeat(2) })) }));
+  const memories = [];
+  for (const memoryChars of [2000, 200, 10]) {
+    const agent = new NeotomaAgent({ conversationId: randomId('memory'), transport: store, memoryChars });
+    await agent.turn(`What about ${names.join(', ')}?`, (m, ctx) => {
+      memories.push([memoryChars, ctx.memory, ctx.retrieved.length]);
+      return 'ok';
+    });
+  }
+  const [[, full, n], [, bounded], [, none]] = memories;
+  assert.equal(n, 3);
+  assert.equal(full.split('\n').length, 4);
+  assert.ok(bounded.length <= 200 && bounded.length > 0, bounded);
+  const lines = bounded.split('\n');
+  assert.ok(full.startsWith(lines.slice(0, -1).join('\n')), 'whole lines of the full block');
+  assert.match(lines.at(-1), /^\(and \d more not shown\)$/);
+  assert.equal(none, '');
 });

@@ -15,7 +15,7 @@ export function openAIChat({ OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL }) {
 
   return async function* chat(message, ctx) {
     const messages = [
-      { role: 'system', content: systemPrompt(ctx.retrieved) },
+      { role: 'system', content: systemPrompt(ctx.memory) },
       { role: 'user', content: message },
     ];
     let response;
@@ -38,13 +38,12 @@ export function openAIChat({ OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL }) {
   };
 }
 
-/** The system prompt: the retrieved entities, one compact line each. */
-export function systemPrompt(retrieved) {
+/** The system prompt: the agent's memory block (`ctx.memory`: the retrieved entities, one
+ *  compact line each, bounded by the agent's `memoryChars`). */
+export function systemPrompt(memory) {
   const intro = 'You are a helpful assistant with a long-term memory (Neotoma).';
-  if (retrieved.length === 0) return `${intro}\nNo remembered entity matches the user's message.`;
-  // the snapshot's name as stored ("Acme Corp"); canonical_name may be a matching key ("Acme")
-  const lines = retrieved.map((e) => `- ${e.snapshot?.name ?? e.canonical_name} (${e.entity_type}, id ${e.id})`);
-  return `${intro}\nRemembered entities the user's message mentions (name them when you use them):\n${lines.join('\n')}`;
+  if (!memory) return `${intro}\nNo remembered entity matches the user's message.`;
+  return `${intro}\nName the remembered entities when you use them.\n${memory}`;
 }
 
 /** The text deltas of a chat-completions SSE stream; throws unless it ends with `data: [DONE]`. */
