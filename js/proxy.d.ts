@@ -16,6 +16,9 @@ export interface NeotomaProxyOptions {
    * Every conversation the requests write to must have an id starting with this (no ":"):
    * /store may only write `conversation`/`conversation_message` entities inside it (plus entities
    * of `entityTypes`), and /create_relationships may only start edges at messages inside it.
+   * Reads stay inside it too: /retrieve_related_entities answers only for a conversation or a
+   * message inside it (else 403 CONVERSATION_FORBIDDEN), and lookups and edge reads leave out
+   * other conversations and their messages (and the edges leading to them).
    */
   conversationPrefix?: string;
   /**

@@ -2,7 +2,7 @@
 //
 // Neotoma refuses cross-origin writes and a page must never hold the bearer token, so the widget's
 // agent uses `transport: { baseUrl: "/neotoma" }` (no token) and this handler, served at that path
-// on the page's own origin, forwards the three calls the turn protocol makes, adding the token.
+// on the page's own origin, forwards the four calls the turn protocol makes, adding the token.
 // Plain JS with web-standard Request/Response/fetch only: a Worker, Deno or Node that just proxies
 // loads no wasm.
 //
@@ -11,15 +11,19 @@
 //
 // What it refuses (JSON `{ error: { code, message } }`; the token is never in a response, header,
 // error or log line — this module logs nothing):
-//   404 NOT_FOUND            any path but {basePath}/retrieve_entity_by_identifier, /store, /create_relationships
+//   404 NOT_FOUND            any path but {basePath}/retrieve_entity_by_identifier, /store, /create_relationships,
+//                            /retrieve_related_entities
 //   405 METHOD_NOT_ALLOWED   anything but POST (and OPTIONS, the CORS preflight) on those paths
 //   403 ORIGIN_NOT_ALLOWED   a cross-origin request whose Origin is not in `allowedOrigins`
 //   415 UNSUPPORTED_MEDIA_TYPE  a body that is not declared application/json
 //   413 BODY_TOO_LARGE       a body over `maxBodyBytes` (declared or counted while reading; the rest is not read)
 //   400 INVALID_JSON         a body that is not a UTF-8 JSON object
+//   400 INVALID_BODY         a /retrieve_related_entities body not of the agent's shape (checked always)
 //   403 CONVERSATION_FORBIDDEN  with `conversationPrefix`: a write outside that namespace, or of an
-//                               entity type neither the protocol's nor in `entityTypes`
-//                               (and lookups answer only that namespace's messages and conversations)
+//                               entity type neither the protocol's nor in `entityTypes`; edges read
+//                               from anything but a conversation or message of that namespace
+//                               (and lookups and edge reads answer only that namespace's messages
+//                               and conversations)
 //   502 NEOTOMA_NETWORK / 504 NEOTOMA_TIMEOUT  Neotoma could not be reached / did not answer in time
 
 /** A 1 MiB message (the agent's default maxMessageBytes) whose every character JSON-escapes to
@@ -28,7 +32,7 @@ export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The calls the turn protocol makes (src/transport/http.rs), all POST with a JSON body. */
-const ENDPOINTS = ['/retrieve_entity_by_identifier', '/store', '/create_relationships'];
+const ENDPOINTS = ['/retrieve_entity_by_identifier', '/store', '/create_relationships', '/retrieve_related_entities'];
 const OPTION_NAMES = ['upstream', 'token', 'allowedOrigins', 'conversationPrefix', 'entityTypes', 'basePath', 'maxBodyBytes', 'timeoutMs', 'allowInsecureHttp'];
 /** The turn protocol's own entity types: stored only inside `conversationPrefix`, never through `entityTypes`. */
 const PROTOCOL_TYPES = ['conversation', 'conversation_message'];
@@ -209,6 +213,12 @@ export function createNeotomaProxy(options) {
       body = read.text === null ? null : JSON.parse(read.text);
     } catch {}
     if (!isPlainObject(body)) return refusal(400, 'INVALID_JSON', 'the body must be a UTF-8 JSON object', headers);
+    if (endpoint === '/retrieve_related_entities') {
+      // A read with no namespace of its own in the body: its shape is checked with or without
+      // conversationPrefix (the agent sends exactly these fields; nothing else reaches Neotoma).
+      const invalid = invalidRelatedBody(body);
+      if (invalid !== null) return refusal(400, 'INVALID_BODY', invalid, headers);
+    }
 
     try {
       if (config.conversationPrefix !== null) {
@@ -217,12 +227,15 @@ export function createNeotomaProxy(options) {
             ? storeOutsideNamespace(body, config.conversationPrefix, config.entityTypes)
             : endpoint === '/create_relationships'
               ? await relationshipsOutsideNamespace(body, config)
-              : null; // a lookup carries no conversation id and writes nothing
+              : endpoint === '/retrieve_related_entities'
+                ? await relatedOutsideNamespace(body, config)
+                : null; // a lookup carries no conversation id and writes nothing
         if (outside !== null) return refusal(403, 'CONVERSATION_FORBIDDEN', outside, headers);
       }
       const answer = await callNeotoma(config, endpoint, read.text);
-      if (config.conversationPrefix !== null && endpoint === '/retrieve_entity_by_identifier' && answer.ok) {
-        return await relayLookupInNamespace(answer, config, headers);
+      if (config.conversationPrefix !== null && answer.ok) {
+        if (endpoint === '/retrieve_entity_by_identifier') return await relayLookupInNamespace(answer, config, headers);
+        if (endpoint === '/retrieve_related_entities') return await relayRelatedInNamespace(answer, config, headers);
       }
       return await relay(answer, config.token, headers);
     } catch (error) {
@@ -303,20 +316,50 @@ async function relay(answer, token, headers) {
 /** A lookup's answer without other conversations' messages and conversations: the search
  *  matches by substring across everything, and a public page must read only its namespace.
  *  Other entities (people, companies, …) are shared knowledge and pass. */
-async function relayLookupInNamespace(answer, config, headers) {
+function relayLookupInNamespace(answer, config, headers) {
+  return relayFiltered(answer, config, headers, (body) => {
+    if (!Array.isArray(body.entities)) return;
+    const before = body.entities.length;
+    body.entities = body.entities.filter((e) => inNamespace(e, config.conversationPrefix));
+    if (typeof body.total === 'number') body.total -= before - body.entities.length;
+  });
+}
+
+/** An edge read's answer without other conversations' messages and conversations, and without
+ *  the edges that lead to them: the asked entity is of the namespace, but another conversation's
+ *  message may cite it (REFERS_TO takes any id) or, stored around the proxy, claim to be PART_OF
+ *  it. An edge whose other end is not among the answer's entities (a dangling target) keeps its
+ *  bare id: every read through the proxy checks an id against the namespace before answering for it. */
+function relayRelatedInNamespace(answer, config, headers) {
+  return relayFiltered(answer, config, headers, (body) => {
+    if (!Array.isArray(body.entities)) return;
+    const dropped = new Set();
+    body.entities = body.entities.filter((e) => {
+      if (inNamespace(e, config.conversationPrefix)) return true;
+      if (typeof e?.id === 'string') dropped.add(e.id);
+      if (typeof e?.entity_id === 'string') dropped.add(e.entity_id);
+      return false;
+    });
+    if (Array.isArray(body.relationships)) {
+      body.relationships = body.relationships.filter(
+        (r) => !dropped.has(r?.source_entity_id) && !dropped.has(r?.target_entity_id),
+      );
+    }
+  });
+}
+
+/** A 2xx answer read, parsed and changed by `filter(body)` (a JSON object) before it is relayed;
+ *  an answer that is not JSON goes on as it came. */
+async function relayFiltered(answer, config, headers, filter) {
   const text = await answer.text();
   forwardHeaders(answer, config.token, headers);
   let body;
   try {
     body = JSON.parse(text);
   } catch {
-    return new Response(text, { status: answer.status, headers }); // not a lookup answer: as it came
+    return new Response(text, { status: answer.status, headers }); // not an answer of this call: as it came
   }
-  if (isPlainObject(body) && Array.isArray(body.entities)) {
-    const before = body.entities.length;
-    body.entities = body.entities.filter((e) => inNamespace(e, config.conversationPrefix));
-    if (typeof body.total === 'number') body.total -= before - body.entities.length;
-  }
+  if (isPlainObject(body)) filter(body);
   headers.set('content-type', JSON_TYPE);
   return new Response(JSON.stringify(body), { status: answer.status, headers });
 }
@@ -387,7 +430,8 @@ const NAMESPACED_FIELDS = ['conversation_id', 'turn_key'];
  * A /store body as the agent builds it (src/protocol/payload.rs), in one of two shapes:
  *  - a turn, under `conversation-{prefix}…`: a `conversation` and its `conversation_message`s, all
  *    inside the namespace, and the entities the reply produced (types in `entityTypes`);
- *  - `remember()`, under `remember-…`: entities of `entityTypes` alone, no conversation or message.
+ *  - `remember()`, under `remember-{prefix}…` (the agent's `remember-{conversationId}-{hash}`):
+ *    entities of `entityTypes` alone, no conversation or message.
  * Any other type is refused (`agent_grant`, `standing_rule`… would let a page grant access or
  * instruct agents). A produced entity resolves like any other: `{entity_type: "company", name:
  * "Acme Corp", …}` adds an observation to the shared Acme Corp, by design.
@@ -425,10 +469,10 @@ function storeOutsideNamespace(body, prefix, entityTypes) {
   // Keys are global per Neotoma user: taking another conversation's key first would make its own
   // write fail later (ERR_IDEMPOTENCY_MISMATCH).
   if (typeof key !== 'string') return `/store: idempotency_key must be a string`;
-  if (key.startsWith('remember-')) {
+  if (key.startsWith(`remember-${prefix}`)) {
     if (protocolEntities > 0) return '/store: a remember- body stores entities alone, no conversation or conversation_message';
   } else if (!key.startsWith(`conversation-${prefix}`)) {
-    return `/store: idempotency_key must start with "conversation-${prefix}" (or "remember-" for entities alone)`;
+    return `/store: idempotency_key must start with "conversation-${prefix}" (or "remember-${prefix}" for entities alone)`;
   }
   if (!Array.isArray(relationships)) return '/store: relationships must be an array';
   const typeAt = (index) => (Number.isInteger(index) ? entities[index]?.entity_type : undefined);
@@ -518,6 +562,56 @@ async function relationshipsOutsideNamespace(body, config) {
     if (record?.entity_type !== 'conversation_message' || typeof turnKey !== 'string' || !turnKey.startsWith(prefix)) {
       return `/create_relationships: source ${source} is not a message of a conversation starting with "${prefix}"`;
     }
+  }
+  return null;
+}
+
+// --- /retrieve_related_entities: the agent reading a turn's edges back -------------------------
+
+const RELATED_FIELDS = ['entity_id', 'direction', 'relationship_types'];
+const RELATED_DIRECTIONS = ['inbound', 'outbound', 'both'];
+
+/** The body `verifyTurn()`/`repairTurn()` send: `{ entity_id, direction?, relationship_types? }`
+ *  and nothing else. Returns why it is refused, or null. */
+function invalidRelatedBody(body) {
+  const extra = Object.keys(body).find((k) => !RELATED_FIELDS.includes(k));
+  if (extra !== undefined) return `/retrieve_related_entities: unexpected field ${JSON.stringify(extra)}`;
+  if (typeof body.entity_id !== 'string' || body.entity_id.length === 0) {
+    return '/retrieve_related_entities: entity_id must be a non-empty string';
+  }
+  if ('direction' in body && !RELATED_DIRECTIONS.includes(body.direction)) {
+    return `/retrieve_related_entities: direction must be one of ${RELATED_DIRECTIONS.map((d) => `"${d}"`).join(', ')}`;
+  }
+  if ('relationship_types' in body && (!Array.isArray(body.relationship_types) || !body.relationship_types.every((t) => typeof t === 'string'))) {
+    return '/retrieve_related_entities: relationship_types must be an array of strings';
+  }
+  return null;
+}
+
+/**
+ * The edges of a conversation or a message are read only for one of the namespace: the entity id
+ * carries no conversation id, so it is looked up (POST /get_entity_snapshot, with the token) and
+ * must be a `conversation` whose conversation_id, or a `conversation_message` whose turn_key, starts
+ * with the prefix. Anything else (a shared entity, another namespace's message) is refused: its
+ * edges would list the messages of every conversation citing it. Returns why, or null.
+ */
+async function relatedOutsideNamespace(body, config) {
+  const prefix = config.conversationPrefix;
+  const id = body.entity_id;
+  const answer = await callNeotoma(config, '/get_entity_snapshot', JSON.stringify({ entity_id: id }));
+  if (answer.status === 404) {
+    await answer.body?.cancel();
+    return `/retrieve_related_entities: entity ${id} does not exist`;
+  }
+  if (!answer.ok) {
+    await answer.body?.cancel();
+    throw new UpstreamError('NEOTOMA_HTTP', `checking entity ${id} failed: Neotoma answered ${answer.status}`);
+  }
+  const record = await answer.json().catch(() => null);
+  const type = record?.entity_type;
+  const name = type === 'conversation' ? record?.snapshot?.conversation_id : type === 'conversation_message' ? record?.snapshot?.turn_key : undefined;
+  if (typeof name !== 'string' || !name.startsWith(prefix)) {
+    return `/retrieve_related_entities: entity ${id} is not a conversation or a message of a conversation starting with "${prefix}"`;
   }
   return null;
 }

@@ -286,3 +286,65 @@ fn malformed_entities_are_refused_before_the_reply_is_written() {
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert_eq!(agent.transport().stores.borrow().len(), before);
 }
+
+#[test]
+fn remember_looks_up_first_stores_the_rest_once() {
+    let store = Rc::new(RefCell::new(EmbeddedStore::new()));
+    let agent = agent(&store);
+    // Dana is already known (told in a turn); the company and the project are not
+    let llm = Producing::new(vec![
+        json!({"entity_type": "person", "name": "Dana Whitfield"}),
+    ]);
+    let told = block_on(agent.turn(TOLD.into(), &llm, turn_opts("t1"))).unwrap();
+    let before = agent.transport().stores.borrow().len();
+
+    let remembered = block_on(agent.remember(entities(vec![
+        json!({"entity_type": "person", "name": "dana whitfield", "email": "dana@orbital.example"}),
+        json!({"entity_type": "company", "name": "Orbital Labs"}),
+        json!({"entity_type": "project", "name": "Project Kestrel", "status": "active"}),
+    ])))
+    .unwrap();
+    let actions: Vec<(&str, &str)> = remembered
+        .iter()
+        .map(|r| (r.entity_type.as_str(), r.action.as_str()))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            ("person", "matched_existing"),
+            ("company", "created"),
+            ("project", "created")
+        ]
+    );
+    assert_eq!(remembered[0].id, Some(told.produced[0].id.clone()));
+    let stores = agent.transport().stores.borrow()[before..].to_vec();
+    assert_eq!(stores.len(), 1, "one store for the entities not found");
+    let body = &stores[0];
+    assert_eq!(body["entities"].as_array().unwrap().len(), 2);
+    let key = body["idempotency_key"].as_str().unwrap();
+    assert!(key.starts_with("remember-c1-"), "{key}");
+
+    // twice: everything is found now, nothing is written
+    let again = block_on(agent.remember(entities(vec![
+        json!({"entity_type": "company", "name": "Orbital Labs"}),
+        json!({"entity_type": "project", "name": "Project Kestrel", "status": "active"}),
+    ])))
+    .unwrap();
+    assert_eq!(agent.transport().stores.borrow().len(), before + 1);
+    assert!(again.iter().all(|r| r.action == "matched_existing"));
+    assert_eq!(again[0].id, remembered[1].id);
+
+    // an entity without an identity is always stored; the same content replays onto it
+    let note = || entities(vec![json!({"entity_type": "note", "content": "buy milk"})]);
+    let first = block_on(agent.remember(note())).unwrap();
+    let second = block_on(agent.remember(note())).unwrap();
+    assert_eq!(first[0].id, second[0].id);
+    let notes = agent.transport().stores.borrow()[before + 1..].to_vec();
+    assert_eq!(notes.len(), 2);
+    assert_eq!(notes[0]["idempotency_key"], notes[1]["idempotency_key"]);
+
+    // bad input: refused before anything is sent
+    let e = block_on(agent.remember(entities(vec![json!({"name": "x"})]))).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert_eq!(agent.transport().stores.borrow().len(), before + 3);
+}

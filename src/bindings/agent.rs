@@ -23,6 +23,7 @@ use crate::protocol::produced::EntityFields;
 use crate::protocol::retry::RetryPolicy;
 use crate::protocol::turn::{
     Agent, AgentConfig, AssistantRefersTo, CloseTurnInput, OpenTurnInput, Reply, TurnOptions,
+    VerifyInput,
 };
 use crate::store::EmbeddedStore;
 use crate::transport::embedded::EmbeddedTransport;
@@ -525,6 +526,57 @@ impl NeotomaAgent {
         })
     }
 
+    /// Stores entities on purpose, outside a turn: each is looked up by its identity (name,
+    /// title, email) and those not found are stored in one request, keyed by their content, so
+    /// calling it twice writes once. One entity in, one result out; an array in, an array out.
+    #[wasm_bindgen(unchecked_return_type = "Promise<RememberResult | RememberResult[]>")]
+    pub fn remember(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "EntityInput | EntityInput[]")] entities: JsValue,
+    ) -> Promise {
+        let one = entities.is_object() && !js_sys::Array::is_array(&entities);
+        let parsed = if one {
+            entity_list(&js_sys::Array::of1(&entities), "remember entities")
+        } else {
+            entity_list(&entities, "remember entities")
+        };
+        self.run(parsed, move |agent, entities| async move {
+            let remembered = agent.remember(entities).await?;
+            Ok(if one {
+                json_to_js(&remembered.first())
+            } else {
+                json_to_js(&remembered)
+            })
+        })
+    }
+
+    /// Reads a turn back from the store (its messages by turn key, their text and turn number,
+    /// their PART_OF and REFERS_TO edges) and says what holds: one diagnosis per check. For a
+    /// turn another agent made, pass `{ turnId, userMessage, reply }` to have the texts checked.
+    #[wasm_bindgen(js_name = verifyTurn, unchecked_return_type = "Promise<Diagnosis[]>")]
+    pub fn verify_turn(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | VerifyTurnInput")] turn: JsValue,
+    ) -> Promise {
+        self.run(
+            verify_input(&turn, "verifyTurn"),
+            |agent, input| async move { answer(agent.verify_turn(&input).await) },
+        )
+    }
+
+    /// Applies what `verifyTurn` suggests (flushes the outbox, stores a missing message again
+    /// under its original key, creates missing edges), idempotently, and reads the turn back.
+    #[wasm_bindgen(js_name = repairTurn, unchecked_return_type = "Promise<TurnRepairs>")]
+    pub fn repair_turn(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | VerifyTurnInput")] turn: JsValue,
+    ) -> Promise {
+        self.run(
+            verify_input(&turn, "repairTurn"),
+            |agent, input| async move { answer(agent.repair_turn(&input).await) },
+        )
+    }
+
     /// Retrieval and the user message; call `closeTurn` with the reply.
     #[wasm_bindgen(js_name = openTurn, unchecked_return_type = "Promise<OpenTurnResult>")]
     pub fn open_turn(
@@ -664,6 +716,26 @@ fn message_field(input: &JsValue, key: &str) -> Result<String, Error> {
         Some(v) => string_arg(key, &v),
         None => Err(Error::invalid_input(format!("{key} must be a string"))),
     }
+}
+
+/// `verifyTurn`/`repairTurn`'s argument: a turn id, or `{ turnId, userMessage?, reply? }`.
+fn verify_input(turn: &JsValue, what: &str) -> Result<VerifyInput, Error> {
+    if turn.is_string() {
+        return Ok(VerifyInput {
+            turn_id: string_arg("turnId", turn)?,
+            ..VerifyInput::default()
+        });
+    }
+    input_object(
+        turn,
+        &format!("{what} input"),
+        &["turnId", "userMessage", "reply"],
+    )?;
+    Ok(VerifyInput {
+        turn_id: required_string(turn, "turnId", "")?,
+        user_message: string_field(turn, "userMessage", "")?,
+        reply: string_field(turn, "reply", "")?,
+    })
 }
 
 fn entities_field(input: &JsValue) -> Result<Vec<EntityFields>, Error> {

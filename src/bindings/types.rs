@@ -201,6 +201,52 @@ export interface ProducedEntity {
   warnings: StoreWarning[];
 }
 
+/** What `agent.remember()` made of one entity. */
+export interface RememberResult {
+  /** `null` while its store waits in the outbox (`action: "pending"`). */
+  id: string | null;
+  entity_type: string;
+  canonical_name: string | null;
+  /** `created`; `matched_existing` when the store already had it (found by its name, title or
+   *  email, or resolved to it by the store): it is then left as it is; `pending` while the
+   *  store waits in the outbox. */
+  action: "created" | "matched_existing" | "pending";
+  warnings: StoreWarning[];
+}
+
+/** `verifyTurn`/`repairTurn` for a turn another agent (or process) made: its texts are then
+ *  checked byte for byte, and `repairTurn` can store a missing message again. */
+export interface VerifyTurnInput {
+  turnId: string;
+  userMessage?: string;
+  reply?: string;
+}
+
+/** One check of a turn read back from the store (the upstream SDK's `Diagnosis` shape). */
+export interface Diagnosis {
+  /** Stable: `user_message.stored`, `user_message.content`, `user_message.turn_number`,
+   *  `user_message.part_of`, `user_message.refers_to` (and `user_message.edges` when the edges
+   *  could not be read), the same for `assistant_message.*`, and `outbox.pending`. */
+  id: string;
+  severity: "ok" | "warn" | "error";
+  message: string;
+  /** What `repairTurn` would do about it. */
+  suggestedRepair?: string;
+}
+
+export interface TurnRepair {
+  /** The diagnosis it answers (`assistant_message.stored`, `user_message.edges`, …). */
+  id: string;
+  action: "flushed" | "stored_message" | "created_relationships" | "skipped";
+  message: string;
+}
+
+export interface TurnRepairs {
+  repairs: TurnRepair[];
+  /** The turn read back after the repairs. */
+  diagnoses: Diagnosis[];
+}
+
 export interface LlmReply {
   text: string;
   /** Entity ids (or entities) the reply refers to beyond those it names. */

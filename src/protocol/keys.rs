@@ -42,6 +42,24 @@ pub fn idempotency_key(conversation_id: &str, turn_id: &str, role: Role) -> Stri
     )
 }
 
+/// `remember-{conversation_id}-{hash}`: the key of a `remember()` store, derived from the JSON
+/// of the entities it stores (64-bit FNV-1a, hex), so storing the same entities again replays.
+pub fn remember_key(conversation_id: &str, entities_json: &str) -> String {
+    format!(
+        "remember-{conversation_id}-{:016x}",
+        text_hash(entities_json)
+    )
+}
+
+/// A 64-bit FNV-1a hash of `text`: what an agent keeps of a message it sent, to tell later
+/// whether the stored text is byte for byte the same (`verifyTurn`).
+pub fn text_hash(text: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = fnv::FnvHasher::default();
+    hasher.write(text.as_bytes());
+    hasher.finish()
+}
+
 /// The key of revision `n` of a message stored under `key`: `key` itself for the first, else
 /// `{key}-v{n}` (a deliberate regeneration gets its own key, so the store replaces the text).
 pub fn revision_key(key: &str, n: u32) -> String {

@@ -110,7 +110,7 @@ struct MessageEntity<'a> {
 struct RetrieveRequest<'a> {
     identifier: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    entity_type: Option<&'static str>,
+    entity_type: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     by: Option<&'static str>,
     limit: u32,
@@ -208,6 +208,22 @@ pub fn refers_to_request(source_entity_id: &str, targets: &[String]) -> Value {
         })
         .collect();
     to_value(&RelationshipsRequest { relationships })
+}
+
+/// A `remember()` store: entities alone, no conversation or message, under `idempotency_key`.
+pub fn remember_request(entities: &[&EntityFields], idempotency_key: &str) -> Value {
+    serde_json::json!({
+        "entities": entities,
+        "idempotency_key": idempotency_key,
+    })
+}
+
+/// A lookup of one entity of `entity_type` by its identity (`remember()`).
+pub fn retrieve_typed_request(identifier: &str, entity_type: &str, limit: u32) -> Value {
+    to_value(&RetrieveRequest {
+        entity_type: Some(entity_type),
+        ..RetrieveRequest::plain(identifier, limit)
+    })
 }
 
 /// A bounded-retrieval lookup of one identifier.

@@ -124,13 +124,13 @@ pub fn check_produced(
 
 /// The identity an entity resolves by: its first of `name`, `title`, `email`, as the field and
 /// its value.
-fn identity(fields: &Map<String, Value>) -> Option<(&'static str, &str)> {
+pub(crate) fn identity(fields: &Map<String, Value>) -> Option<(&'static str, &str)> {
     IDENTITY_FIELDS
         .into_iter()
         .find_map(|f| fields.get(f).and_then(Value::as_str).map(|v| (f, v)))
 }
 
-fn same_text(a: &str, b: &str) -> bool {
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
     a.trim().to_lowercase() == b.trim().to_lowercase()
 }
 
@@ -162,6 +162,12 @@ fn resolves_to(sent: &EntityFields, sent_type: &str, answered: &Value) -> bool {
 /// recognisable identity by being the only unclaimed answer entity of its type. One the answer
 /// does not account for is left out.
 pub fn parse_produced(answer: &Value, sent: &[Value]) -> Vec<Produced> {
+    match_produced(answer, sent).into_iter().flatten().collect()
+}
+
+/// [`parse_produced`], one entry per sent entity (`None` for one the answer does not account
+/// for, or that is not an entity object).
+pub fn match_produced(answer: &Value, sent: &[Value]) -> Vec<Option<Produced>> {
     let answered: Vec<&Value> = answer
         .get("entities")
         .and_then(Value::as_array)
@@ -180,8 +186,12 @@ pub fn parse_produced(answer: &Value, sent: &[Value]) -> Vec<Produced> {
         .map_or(&[], Vec::as_slice);
     let mut claimed = vec![false; answered.len()];
     let mut produced = Vec::with_capacity(sent.len());
-    for entity in sent.iter().filter_map(Value::as_object) {
-        let Some(entity_type) = entity.get("entity_type").and_then(Value::as_str) else {
+    for entity in sent {
+        let Some((entity, entity_type)) = entity.as_object().and_then(|e| {
+            let entity_type = e.get("entity_type")?.as_str()?;
+            Some((e, entity_type))
+        }) else {
+            produced.push(None);
             continue;
         };
         let unclaimed = |i: &usize| !claimed[*i];
@@ -197,10 +207,11 @@ pub fn parse_produced(answer: &Value, sent: &[Value]) -> Vec<Produced> {
                 _ => None,
             }
         };
-        let Some(i) = by_identity.or_else(only_of_type) else {
-            continue;
-        };
-        let Some(id) = answered[i].get("entity_id").and_then(Value::as_str) else {
+        let Some((i, id)) = by_identity.or_else(only_of_type).and_then(|i| {
+            let id = answered[i].get("entity_id")?.as_str()?;
+            Some((i, id))
+        }) else {
+            produced.push(None);
             continue;
         };
         claimed[i] = true;
@@ -209,7 +220,7 @@ pub fn parse_produced(answer: &Value, sent: &[Value]) -> Vec<Produced> {
             None if replayed => "matched_existing",
             None => "created",
         };
-        produced.push(Produced {
+        produced.push(Some(Produced {
             id: id.to_owned(),
             entity_type: entity_type.to_owned(),
             canonical_name: answered[i]
@@ -222,7 +233,7 @@ pub fn parse_produced(answer: &Value, sent: &[Value]) -> Vec<Produced> {
                 .filter(|w| w.get("entity_id").and_then(Value::as_str) == Some(id))
                 .cloned()
                 .collect(),
-        });
+        }));
     }
     produced
 }

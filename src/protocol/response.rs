@@ -198,6 +198,7 @@ pub struct StoredMessage {
     pub content: String,
     /// Observations the answer listed (with `include_observations`): one per stored revision.
     pub observations: usize,
+    pub turn_number: Option<u64>,
 }
 
 /// The `conversation_message` whose `turn_key` is exactly `turn_key` in a lookup answer. The
@@ -220,6 +221,7 @@ pub fn parse_stored_message(body: &Value, turn_key: &str) -> Option<StoredMessag
                 .get("observations")
                 .and_then(Value::as_array)
                 .map_or(0, Vec::len),
+            turn_number: fields.get("turn_number").and_then(Value::as_u64),
         })
     })
 }

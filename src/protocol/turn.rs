@@ -37,7 +37,7 @@ use serde_json::{json, Map, Value};
 use super::error::{Error, ErrorCode};
 use super::events::{error_fields, AgentEvent, EventSink};
 use super::identifiers::extract_identifiers;
-use super::keys::{idempotency_key, revision_key, turn_key, Role};
+use super::keys::{idempotency_key, revision_key, text_hash, turn_key, Role};
 use super::memory::{memory_block, DEFAULT_MEMORY_CHARS};
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
@@ -54,6 +54,11 @@ use super::response::{
 use super::retry::{is_deferrable, RetryPolicy};
 use super::validate::{check_id, check_message, DEFAULT_MAX_MESSAGE_BYTES};
 use crate::transport::{Call, Transport};
+
+mod remember;
+mod verify;
+pub use remember::{Remembered, REMEMBER_ROLE};
+pub use verify::{Diagnosis, Repair, TurnRepairs, VerifyInput};
 
 /// Default number of entities kept per turn (and of lookups made).
 pub const DEFAULT_RETRIEVAL_LIMIT: usize = 8;
@@ -299,16 +304,21 @@ pub struct FailedWrite {
 #[derive(Clone, Copy)]
 enum Request<'a> {
     Store(&'a str),
+    /// A store of entities alone (`remember()`): its answer must list them.
+    StoreEntities,
     Retrieve,
     CreateRelationships,
+    /// A read-back of a stored entity's edges (`verifyTurn`, `repairTurn`).
+    RetrieveRelated,
 }
 
 impl Request<'_> {
     fn call(self) -> Call {
         match self {
-            Request::Store(_) => Call::Store,
+            Request::Store(_) | Request::StoreEntities => Call::Store,
             Request::Retrieve => Call::RetrieveEntityByIdentifier,
             Request::CreateRelationships => Call::CreateRelationships,
+            Request::RetrieveRelated => Call::RetrieveRelatedEntities,
         }
     }
 }
@@ -317,6 +327,13 @@ impl Request<'_> {
 enum Delivery {
     Stored(StoreOutcome),
     Pending,
+}
+
+/// What became of a write sent after the outbox: answered (the write, for what follows), or
+/// kept in the outbox.
+enum Sent {
+    Answered(PendingWrite, Value),
+    Kept,
 }
 
 /// A turn's reply found already stored, or waiting in the outbox.
@@ -347,10 +364,21 @@ struct DrainState {
 }
 
 /// What an agent remembers of a turn it opened.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct OpenedTurn {
     turn_number: u32,
     retrieved: Vec<RetrievedEntity>,
+    /// What the turn's messages meant, for `verify_turn`: the hash of each text sent.
+    user_text: Option<u64>,
+    reply: Option<SentReply>,
+}
+
+/// What an agent keeps of a reply it stored (or queued).
+#[derive(Debug, Clone)]
+struct SentReply {
+    text: u64,
+    /// Its REFERS_TO targets by id: cited, explicit and (once stored) produced.
+    refers_to: Vec<String>,
 }
 
 /// The turns an agent remembers, oldest first (the order forgetting needs): at most
@@ -380,17 +408,14 @@ impl TurnLog {
     /// (same id) gets the same number, so it sends the same body and replays cleanly.
     fn reserve(&mut self, turn_id: &str, requested: Option<u32>) -> u32 {
         let number = self.number_for(turn_id, requested);
-        let retrieved = match self.get(turn_id) {
-            Some(t) if t.turn_number == number => t.retrieved.clone(),
-            _ => Vec::new(),
-        };
-        self.remember(
-            turn_id,
-            OpenedTurn {
+        let turn = match self.get(turn_id) {
+            Some(t) if t.turn_number == number => t.clone(),
+            _ => OpenedTurn {
                 turn_number: number,
-                retrieved,
+                ..OpenedTurn::default()
             },
-        );
+        };
+        self.remember(turn_id, turn);
         number
     }
 
@@ -518,14 +543,13 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 Either::Right(_) => Vec::new(),
             }
         };
-        let mut lookups = Vec::with_capacity(wanted.len());
-        for identifier in &wanted {
-            lookups.push(Some(Box::pin(lookup(identifier))));
-        }
         // Best hit of every identifier first, then the second hits, …: an identifier that
         // over-matches cannot crowd out the others.
-        let hits = join_lookups(lookups).await;
-        Ok(interleave(hits, limit))
+        let hits = join_all(wanted.iter().map(|identifier| lookup(identifier))).await;
+        Ok(interleave(
+            hits.into_iter().map(Vec::into_iter).collect(),
+            limit,
+        ))
     }
 
     /// One identifier's entities; a failed lookup finds nothing. When conversation bookkeeping
@@ -581,13 +605,19 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 None,
             )
             .await?;
-        self.turns.borrow_mut().remember(
-            &turn_id,
-            OpenedTurn {
-                turn_number,
-                retrieved: retrieved.clone(),
-            },
-        );
+        {
+            let mut turns = self.turns.borrow_mut();
+            let reply = turns.get(&turn_id).and_then(|t| t.reply.clone());
+            turns.remember(
+                &turn_id,
+                OpenedTurn {
+                    turn_number,
+                    retrieved: retrieved.clone(),
+                    user_text: Some(text_hash(&input.user_message)),
+                    reply,
+                },
+            );
+        }
         let stored = reported(delivery);
         Ok(OpenTurnResult {
             turn_id,
@@ -637,6 +667,21 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             )
             .await?;
         let stored = reported(delivery);
+        let sent = SentReply {
+            text: text_hash(&input.assistant_message),
+            refers_to: refers_to
+                .iter()
+                .cloned()
+                .chain(stored.produced.iter().map(|p| p.id.clone()))
+                .collect(),
+        };
+        {
+            let mut turns = self.turns.borrow_mut();
+            let mut turn = turns.get(&input.turn_id).cloned().unwrap_or_default();
+            turn.turn_number = turn_number.unwrap_or(turn.turn_number);
+            turn.reply = Some(sent);
+            turns.remember(&input.turn_id, turn);
+        }
         Ok(CloseTurnResult {
             turn_id: input.turn_id,
             turn_number,
@@ -919,37 +964,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         revision: Option<u32>,
     ) -> Result<Delivery, Error> {
         let write = self.pending_write(&message, revision);
-        if self.config.outbox_enabled {
-            // One quick pass over older writes; if they still cannot go, this one waits too.
-            // A storage that cannot be read must not stop a message the network can take.
-            let another_flush_running = self.flushing.get();
-            let waiting = match self.flush_pass(&RetryPolicy::none()).await {
-                Ok(flushed) => flushed.pending,
-                Err(_) => 0,
-            };
-            if waiting > 0 {
-                let reason = Error::new(
-                    ErrorCode::NeotomaNetwork,
-                    "earlier writes of this conversation are still waiting in the outbox",
-                );
-                let delivery = self.defer(write, &reason).await;
-                // If another turn's flush was sending and has just finished, it did not see
-                // this write: one more pass, so it does not wait for the next turn.
-                if another_flush_running && !self.flushing.get() {
-                    let _ = self.flush_pass(&RetryPolicy::none()).await;
-                }
-                return delivery;
-            }
-        }
-        let sent = self
-            .send(
-                Request::Store(&write.turn_key),
-                &write.body,
-                &self.config.retry,
-            )
-            .await;
-        match sent {
-            Ok(answer) => {
+        let turn_key = write.turn_key.clone();
+        match self.send_write(write, Request::Store(&turn_key)).await? {
+            Sent::Answered(write, answer) => {
                 let (outcome, edges_done) = self.settle(&write, &answer).await?;
                 if !edges_done && self.config.outbox_enabled {
                     // The message is stored but its REFERS_TO edges are not: the write goes back
@@ -960,9 +977,42 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 }
                 Ok(Delivery::Stored(outcome))
             }
+            Sent::Kept => Ok(Delivery::Pending),
+        }
+    }
+
+    /// Sends `write` (its answer checked as `request` says) after the writes already waiting;
+    /// keeps it in the outbox instead when they still wait, or when it fails for a reason the
+    /// server may get over.
+    async fn send_write(&self, write: PendingWrite, request: Request<'_>) -> Result<Sent, Error> {
+        if self.config.outbox_enabled {
+            // One quick pass over older writes; if they still cannot go, this one waits too.
+            // A storage that cannot be read must not stop a write the network can take.
+            let another_flush_running = self.flushing.get();
+            let waiting = match self.flush_pass(&RetryPolicy::none()).await {
+                Ok(flushed) => flushed.pending,
+                Err(_) => 0,
+            };
+            if waiting > 0 {
+                let reason = Error::new(
+                    ErrorCode::NeotomaNetwork,
+                    "earlier writes of this conversation are still waiting in the outbox",
+                );
+                self.defer(write, &reason).await?;
+                // If another turn's flush was sending and has just finished, it did not see
+                // this write: one more pass, so it does not wait for the next turn.
+                if another_flush_running && !self.flushing.get() {
+                    let _ = self.flush_pass(&RetryPolicy::none()).await;
+                }
+                return Ok(Sent::Kept);
+            }
+        }
+        match self.send(request, &write.body, &self.config.retry).await {
+            Ok(answer) => Ok(Sent::Answered(write, answer)),
             Err(e) if self.config.outbox_enabled && is_deferrable(&e) => {
                 self.drain.retry_after_ms.set(e.retry_after_ms);
-                self.defer(write, &e).await
+                self.defer(write, &e).await?;
+                Ok(Sent::Kept)
             }
             Err(e) => Err(e),
         }
@@ -1167,12 +1217,19 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 result.pending = 0;
                 return Ok(());
             };
-            let sent = self
-                .send(Request::Store(&write.turn_key), &write.body, retry)
-                .await;
+            let request = if write.role == REMEMBER_ROLE {
+                Request::StoreEntities
+            } else {
+                Request::Store(&write.turn_key)
+            };
+            let sent = self.send(request, &write.body, retry).await;
             // Ok(replayed) when stored, Err when refused on its merits: either way it leaves
             // the outbox (one `remove` await for both).
             let stored = match sent {
+                // entities alone: no message to find, no edges to make sure of
+                Ok(answer) if write.role == REMEMBER_ROLE => {
+                    Ok(answer["replayed"].as_bool() == Some(true))
+                }
                 Ok(answer) => {
                     let (outcome, edges_done) = self.settle(&write, &answer).await?;
                     if !edges_done {
@@ -1251,10 +1308,19 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         loop {
             let sent = self.transport.call(request.call(), body).await;
             let attempt = sent.and_then(|answer| {
-                if let Request::Store(turn_key) = request {
-                    // A 2xx we cannot read (cut short, HTML) may follow a write that happened:
-                    // it is retried like a lost answer, and the replay's answer tells.
-                    parse_store_response(&answer, self.conversation_id(), turn_key)?;
+                // A 2xx we cannot read (cut short, HTML) may follow a write that happened: it is
+                // retried like a lost answer, and the replay's answer tells.
+                match request {
+                    Request::Store(turn_key) => {
+                        parse_store_response(&answer, self.conversation_id(), turn_key)?;
+                    }
+                    Request::StoreEntities if !answer["entities"].is_array() => {
+                        return Err(Error::new(
+                            ErrorCode::InvalidResponse,
+                            "/store answer has no entities array",
+                        ));
+                    }
+                    _ => {}
                 }
                 Ok(answer)
             });
@@ -1287,21 +1353,20 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     }
 }
 
-/// Runs the lookups at once and gives their hits in the lookups' order. (Polls every unfinished
-/// one on each wake, as `join_all` does for short lists, without the machinery it links in for
-/// long ones.)
-async fn join_lookups<F: Future<Output = Vec<RetrievedEntity>>>(
-    mut running: Vec<Option<Pin<Box<F>>>>,
-) -> Vec<std::vec::IntoIter<RetrievedEntity>> {
-    let mut hits: Vec<std::vec::IntoIter<RetrievedEntity>> = Vec::new();
-    hits.resize_with(running.len(), || Vec::new().into_iter());
+/// Runs `futures` concurrently on this thread; their outputs in order. (futures-util's
+/// `join_all` would do, but links its `FuturesOrdered` for long lists: several KB of wasm for
+/// at most a few lookups.)
+pub(crate) async fn join_all<F: Future>(futures: impl IntoIterator<Item = F>) -> Vec<F::Output> {
+    let mut running: Vec<Option<Pin<Box<F>>>> =
+        futures.into_iter().map(|f| Some(Box::pin(f))).collect();
+    let mut outputs: Vec<Option<F::Output>> = running.iter().map(|_| None).collect();
     poll_fn(|cx| {
         let mut done = true;
-        for (slot, out) in running.iter_mut().zip(hits.iter_mut()) {
-            if let Some(lookup) = slot {
-                match lookup.as_mut().poll(cx) {
-                    Poll::Ready(found) => {
-                        *out = found.into_iter();
+        for (slot, out) in running.iter_mut().zip(outputs.iter_mut()) {
+            if let Some(future) = slot {
+                match future.as_mut().poll(cx) {
+                    Poll::Ready(output) => {
+                        *out = Some(output);
                         *slot = None;
                     }
                     Poll::Pending => done = false,
@@ -1315,7 +1380,7 @@ async fn join_lookups<F: Future<Output = Vec<RetrievedEntity>>>(
         }
     })
     .await;
-    hits
+    outputs.into_iter().flatten().collect()
 }
 
 /// Up to `limit` distinct entities: the first hit of every lookup, then the second hits, …

@@ -195,3 +195,69 @@ test('ctx.memory is bounded by memoryChars, cutting whole entities', { timeout: 
   assert.match(lines.at(-1), /^\(and \d more not shown\)$/);
   assert.equal(none, '');
 });
+
+for (const [where, make] of Object.entries(stores)) {
+  test(`${where}: remember() looks up first, stores the rest in one request, and writes once when called twice`, { timeout: 20_000 }, async () => {
+    const s = make();
+    const cid = randomId('remember');
+    const agent = s.agent(cid);
+    // names of this run only: the HTTP server is shared by every test of the file
+    const tag = cid.slice(-6).replace(/\d/g, (d) => 'abcdefghij'[d]);
+    const person = `Dana Whitfield ${tag}`;
+    const company = `Orbital Labs ${tag}`;
+    await agent.turn(TOLD, () => ({ text: 'Noted.', entities: [{ entity_type: 'person', name: person }] }), { turnId: 't1' });
+    const stores0 = s.storeCount();
+
+    // one entity in, one result out
+    const one = await agent.remember({ entity_type: 'person', name: person });
+    assert.equal(one.action, 'matched_existing');
+    assert.match(one.id, /^ent_/);
+    if (stores0 !== null) assert.equal(s.storeCount(), stores0, 'found: nothing stored');
+
+    // an array in, an array out, in order
+    const many = await agent.remember([
+      { entity_type: 'company', name: company, industry: 'aerospace' },
+      { entity_type: 'person', name: person.toLowerCase() },
+      { entity_type: 'task', title: 'Send Dana the Kestrel budget', status: 'open' },
+    ]);
+    assert.deepEqual(many.map((r) => [r.entity_type, r.action]), [['company', 'created'], ['person', 'matched_existing'], ['task', 'created']]);
+    assert.equal(many[1].id, one.id);
+    if (stores0 !== null) {
+      assert.equal(s.storeCount(), stores0 + 1, 'one store for the two not found');
+      const body = server.requests.filter((r) => r.path === '/store').at(-1).body;
+      assert.deepEqual(body.entities.map((e) => e.entity_type), ['company', 'task']);
+      assert.match(body.idempotency_key, new RegExp(`^remember-${cid}-[0-9a-f]{16}$`));
+    }
+    const again = await agent.remember([{ entity_type: 'company', name: company, industry: 'aerospace' }]);
+    assert.equal(again[0].id, many[0].id);
+    assert.equal(again[0].action, 'matched_existing');
+    if (stores0 !== null) assert.equal(s.storeCount(), stores0 + 1, 'twice writes once');
+
+    // the next turn finds what was remembered
+    const next = await agent.turn(`What is ${company}?`, () => 'A company.', { turnId: 't2' });
+    assert.ok(next.retrieved.some((e) => e.id === many[0].id));
+
+    const e = await rejectionOf(agent.remember([{ entity_type: 'conversation', conversation_id: cid }]));
+    assert.equal(e.code, 'INVALID_INPUT');
+    assert.match(e.message, /entities\[0\]\.entity_type may not be "conversation"/);
+  });
+}
+
+test('remember() whose store the server cannot take now waits in the outbox and lands on flush', { timeout: 20_000 }, async () => {
+  const cid = randomId('remember-outbox');
+  const agent = httpAgent(server, cid, { retry: false });
+  server.failNext('/store', 503);
+  const content = `pending note ${cid}`;
+  const [kept] = await agent.remember([{ entity_type: 'note', content }]);
+  assert.deepEqual([kept.action, kept.id, kept.entity_type], ['pending', null, 'note']);
+  const waiting = await agent.pendingWrites();
+  assert.equal(waiting.length, 1);
+  assert.equal(waiting[0].role, 'remember');
+  assert.match(waiting[0].idempotencyKey, /^remember-/);
+  const flushed = await agent.flush();
+  assert.equal(flushed.flushed, 1);
+  assert.deepEqual(await agent.pendingWrites(), []);
+  // the same content again: the key is the same, so the store replays onto the flushed note
+  const [again] = await agent.remember([{ entity_type: 'note', content }]);
+  assert.equal(again.action, 'matched_existing');
+});

@@ -5,10 +5,11 @@
 //             with a recording pass-through ("tap") between them to see the exact upstream headers;
 //             an agent with no token runs two turns; a reply's produced entities and remember()'s
 //             entities alone pass (entityTypes); refusals (paths, methods, origins, sizes,
-//             namespace, entity types) reach nothing upstream; the token is in no response the
-//             proxy produced.
+//             namespace, entity types) reach nothing upstream; a turn's edges read back
+//             (/retrieve_related_entities) only from the namespace's conversations and messages,
+//             other namespaces' messages left out; the token is in no response the proxy produced.
 //   workerd   the packed tarball's ./proxy as a Worker's fetch handler (Miniflare 3, no wasm module
-//             given), driven over real HTTP by an agent in Node.
+//             given), driven over real HTTP by an agent in Node (and one edge read back).
 //   Chromium  a page whose same-origin /neotoma is the proxy runs a turn with baseUrl "/neotoma",
 //             and posts a reply's store with produced entities (stored) and one with a type outside
 //             entityTypes (refused); a page on an allowed second origin runs one cross-origin (real
@@ -269,8 +270,9 @@ function producedBody(cid, turnId = 't1') {
   };
 }
 
-/** remember(entities): entities alone under a remember- key, with edges between them by index. */
-function rememberBody(key = randomId('remember')) {
+/** remember(entities): entities alone under the agent's `remember-{conversationId}-{hash}` key,
+ *  with edges between them by index. */
+function rememberBody(key = `remember-${randomId(PREFIX + 'c')}-0123456789abcdef`) {
   return {
     entities: [
       { entity_type: 'person', name: 'Dana Whitfield', role: 'Head of Research' },
@@ -652,6 +654,7 @@ test('Node: entityTypes: other types, other namespaces\' ids in produced entitie
     ['a produced entity naming another namespace\'s conversation', turnWith((b) => (b.entities[2].conversation_id = theirs))],
     ['a produced entity carrying another namespace\'s turn key', rememberWith((b) => (b.entities[0].turn_key = `${theirs}:t1`))],
     ['produced entities under no key of the namespace', rememberWith((b) => (b.idempotency_key = 'k'))],
+    ['remember() under another namespace\'s remember key', rememberWith((b) => (b.idempotency_key = `remember-${theirs}-0123456789abcdef`))],
     ['produced entities under another conversation\'s key', rememberWith((b) => (b.idempotency_key = `conversation-${theirs}-t1-assistant-turn`))],
     ['an edge from a produced entity to an existing entity by id', rememberWith((b) => b.relationships.push({ relationship_type: 'REFERS_TO', source_index: 0, target_entity_id: acme }))],
     ['an edge from a produced entity to the message', turnWith((b) => b.relationships.push({ relationship_type: 'REFERS_TO', source_index: 2, target_index: 1 }))],
@@ -693,7 +696,7 @@ test('Node: entityTypes: a custom list replaces the default; [] allows the conve
         { entity_type: 'payment', amount: 1500 },
       ],
       relationships: [{ relationship_type: 'SETTLES', source_index: 1, target_index: 0 }],
-      idempotency_key: randomId('remember'),
+      idempotency_key: `remember-${randomId(PREFIX + 'c')}-0123456789abcdef`,
     };
     const stored = await send(`${custom.base}/store`, { body: invoices });
     assert.equal(stored.status, 200, stored.text);
@@ -756,6 +759,150 @@ test('Node: conversationPrefix: lookups answer only the namespace\'s messages an
     assertTokenAbsent(proxy.responses);
   } finally {
     await proxy.close();
+  }
+});
+
+/** A related answer's edges as `TYPE:source:target` and entities as ids, sorted (comparable). */
+function edgesAndIds(answer) {
+  return {
+    edges: answer.relationships.map((r) => `${r.relationship_type}:${r.source_entity_id}:${r.target_entity_id}`).sort(),
+    ids: answer.entities.map((e) => e.id).sort(),
+  };
+}
+
+test('Node: /retrieve_related_entities: a turn\'s edges read back through the proxy, only from the namespace\'s conversations and messages', { timeout: 60_000 }, async () => {
+  const proxy = await startProxy({ conversationPrefix: PREFIX });
+  const open = await startProxy({}); // no namespace: forwarded as it is
+  const url = `${proxy.base}/retrieve_related_entities`;
+  try {
+    const cid = randomId(PREFIX + 'related');
+    const agent = new NeotomaAgent({ conversationId: cid, transport: { baseUrl: proxy.base } });
+    const own = await agent.turn(MESSAGES[0], reply, { turnId: 't1', turnNumber: 1 });
+    assert.deepEqual(own.refersTo, [acme]);
+    const user = own.userMessageEntityId;
+    const assistant = own.assistantMessageEntityId;
+    const conversation = own.conversationEntityId;
+
+    // the agent's reads: its user message outbound (all edges, then the two types), its conversation inbound
+    tap.requests.length = 0;
+    server.resetCounts();
+    const userOut = await send(url, { body: { entity_id: user, direction: 'outbound' } });
+    assert.equal(userOut.status, 200, userOut.text);
+    assert.deepEqual(edgesAndIds(userOut.json), {
+      edges: [`PART_OF:${user}:${conversation}`, `REFERS_TO:${user}:${acme}`].sort(),
+      ids: [acme, conversation].sort(),
+    });
+    const typed = await send(url, { body: { entity_id: user, direction: 'outbound', relationship_types: ['PART_OF', 'REFERS_TO'] } });
+    assert.equal(typed.status, 200, typed.text);
+    assert.deepEqual(edgesAndIds(typed.json), edgesAndIds(userOut.json));
+    const convIn = await send(url, { body: { entity_id: conversation, direction: 'inbound' } });
+    assert.equal(convIn.status, 200, convIn.text);
+    assert.deepEqual(edgesAndIds(convIn.json), {
+      edges: [`PART_OF:${user}:${conversation}`, `PART_OF:${assistant}:${conversation}`].sort(),
+      ids: [user, assistant].sort(),
+    });
+    // each read: the entity checked against the namespace, then the read, with the token
+    assert.deepEqual(tap.requests.map((r) => r.path), Array(3).fill(['/get_entity_snapshot', '/retrieve_related_entities']).flat());
+    assertUpstreamAuthorized(6);
+    assert.deepEqual(userOut.json, await related(server, user, 'outbound'), 'nothing to leave out: the answer as Neotoma gave it');
+
+    // another namespace's conversation, stored straight on the server: its message cites this
+    // conversation's user message and Acme Corp, and claims to be PART_OF this conversation
+    const theirs = randomId('private');
+    const foreign = await send(`${server.url}/store`, {
+      headers: { authorization: `Bearer ${server.token}` },
+      body: {
+        entities: [
+          { entity_type: 'conversation', conversation_id: theirs },
+          { entity_type: 'conversation_message', role: 'user', content: 'private words', turn_key: `${theirs}:t1` },
+        ],
+        relationships: [
+          { relationship_type: 'PART_OF', source_index: 1, target_index: 0 },
+          { relationship_type: 'REFERS_TO', source_index: 1, target_entity_id: user },
+          { relationship_type: 'REFERS_TO', source_index: 1, target_entity_id: acme },
+          { relationship_type: 'PART_OF', source_index: 1, target_entity_id: conversation },
+        ],
+        idempotency_key: `conversation-${theirs}-t1-user-turn`,
+      },
+    });
+    assert.equal(foreign.status, 200, foreign.text);
+    const [foreignConversation, foreignMessage] = ['conversation', 'conversation_message'].map((t) => foreign.json.entities.find((e) => e.entity_type === t).entity_id);
+
+    // the server itself answers with the other conversation's message; the proxy leaves out it and its edges
+    for (const [what, entityId, direction] of [
+      ['the user message, inbound', user, 'inbound'],
+      ['the user message, both ways', user, 'both'],
+      ['the conversation, inbound', conversation, 'inbound'],
+    ]) {
+      const direct = edgesAndIds(await related(server, entityId, direction));
+      assert.ok(direct.ids.includes(foreignMessage), `${what}: the server finds the other message`);
+      const r = await send(url, { body: { entity_id: entityId, direction } });
+      assert.equal(r.status, 200, `${what}: ${r.text}`);
+      assert.ok(!r.text.includes(foreignMessage) && !r.text.includes(theirs), `${what}: nothing of the other conversation: ${r.text}`);
+      assert.deepEqual(edgesAndIds(r.json), {
+        edges: direct.edges.filter((e) => !e.includes(foreignMessage)),
+        ids: direct.ids.filter((id) => id !== foreignMessage),
+      }, `${what}: exactly the other conversation's message and its edges are left out`);
+    }
+    // without a namespace the proxy forwards the answer whole
+    const whole = await send(`${open.base}/retrieve_related_entities`, { body: { entity_id: conversation, direction: 'inbound' } });
+    assert.equal(whole.status, 200, whole.text);
+    assert.ok(edgesAndIds(whole.json).ids.includes(foreignMessage));
+
+    // entities outside the namespace: 403, only the check went upstream
+    const refused = [
+      ['another namespace\'s message', foreignMessage],
+      ['another namespace\'s conversation', foreignConversation],
+      ['a shared entity (its edges lead to every conversation citing it)', acme],
+      ['an entity that does not exist', 'ent_000000000000000000000000'],
+    ];
+    for (const [what, entityId] of refused) {
+      tap.requests.length = 0;
+      const r = await send(url, { body: { entity_id: entityId, direction: 'outbound' } });
+      assert.equal(r.status, 403, `${what}: ${r.text}`);
+      assert.equal(r.json.error.code, 'CONVERSATION_FORBIDDEN', what);
+      assert.deepEqual(tap.requests.map((x) => x.path), ['/get_entity_snapshot'], `${what}: only the check went upstream`);
+    }
+
+    // the check failing upstream: 502, and no read
+    tap.requests.length = 0;
+    server.failNext('/get_entity_snapshot', 500);
+    const failed = await send(url, { body: { entity_id: user, direction: 'outbound' } });
+    assert.equal(failed.status, 502, failed.text);
+    assert.equal(failed.json.error.code, 'NEOTOMA_HTTP');
+    assert.deepEqual(tap.requests.map((x) => x.path), ['/get_entity_snapshot']);
+
+    // bodies of another shape: 400, with or without a namespace, nothing upstream
+    tap.requests.length = 0;
+    const shapes = [
+      ['no entity_id', { direction: 'outbound' }],
+      ['an empty entity_id', { entity_id: '' }],
+      ['an entity_id that is not a string', { entity_id: 7 }],
+      ['an unknown direction', { entity_id: user, direction: 'sideways' }],
+      ['a direction in capitals', { entity_id: user, direction: 'OUTBOUND' }],
+      ['a null direction', { entity_id: user, direction: null }],
+      ['relationship_types not an array', { entity_id: user, relationship_types: 'REFERS_TO' }],
+      ['relationship_types with a non-string', { entity_id: user, relationship_types: ['REFERS_TO', 1] }],
+      ['an unknown field', { entity_id: user, max_hops: 3 }],
+    ];
+    for (const base of [proxy.base, open.base]) {
+      for (const [what, body] of shapes) {
+        const r = await send(`${base}/retrieve_related_entities`, { body });
+        assert.equal(r.status, 400, `${what}: ${r.text}`);
+        assert.equal(r.json.error.code, 'INVALID_BODY', what);
+        assert.match(r.json.error.message, /^\/retrieve_related_entities: /, what);
+      }
+    }
+    const notJson = await send(url, { body: '[]' });
+    assert.equal(notJson.status, 400);
+    assert.equal(notJson.json.error.code, 'INVALID_JSON');
+    const get = await send(url, { method: 'GET' });
+    assert.equal(get.status, 405);
+    assert.deepEqual(tap.requests, [], 'no refused body reached Neotoma');
+    assertTokenAbsent([...proxy.responses, ...open.responses]);
+  } finally {
+    await proxy.close();
+    await open.close();
   }
 });
 
@@ -902,6 +1049,16 @@ test('workerd (Miniflare): the packed ./proxy as a Worker\'s fetch handler, driv
       seen.push({ status: r.status, headers: [...r.headers], body: r.text });
       return r;
     };
+    // the agent's edge read (verifyTurn) through the packed proxy: the message checked against the
+    // namespace, then its edges read
+    tap.requests.length = 0;
+    const edges = await call(`${workerUrl}${BASE_PATH}/retrieve_related_entities`, {
+      body: { entity_id: turns[0].userMessageEntityId, direction: 'outbound', relationship_types: ['PART_OF', 'REFERS_TO'] },
+    });
+    assert.equal(edges.status, 200, edges.text);
+    assert.deepEqual(edges.json.relationships.map((r) => `${r.relationship_type}:${r.target_entity_id}`).sort(), [`PART_OF:${turns[0].conversationEntityId}`, `REFERS_TO:${acme}`]);
+    assert.deepEqual(tap.requests.map((r) => r.path), ['/get_entity_snapshot', '/retrieve_related_entities']);
+    server.resetCounts();
     // a reply's produced entities pass the packed proxy (default entityTypes); another type does not
     const producedCid = randomId(PREFIX + 'workerd-produced');
     const produced = await call(`${workerUrl}${BASE_PATH}/store`, { body: producedBody(producedCid) });
