@@ -426,11 +426,7 @@ impl NeotomaAgent {
     ) -> Promise {
         let parsed = turn_args(&user_message, llm, &opts);
         self.run(parsed, |agent, (message, callback, options)| async move {
-            let llm = JsLlm {
-                callback,
-                sink: None,
-                max_reply_bytes: agent.config().max_message_bytes,
-            };
+            let llm = JsLlm::new(callback, None, agent.config());
             answer(agent.turn(message, &llm, options).await)
         })
     }
@@ -455,11 +451,7 @@ impl NeotomaAgent {
         let done = spawn_promise(async move {
             let result = match parsed {
                 Ok((message, callback, options)) => {
-                    let llm = JsLlm {
-                        callback,
-                        sink: Some(sink.clone()),
-                        max_reply_bytes: agent.config().max_message_bytes,
-                    };
+                    let llm = JsLlm::new(callback, Some(sink.clone()), agent.config());
                     agent.turn(message, &llm, options).await
                 }
                 Err(e) => Err(e),

@@ -13,8 +13,8 @@ use super::js_values::{entity_ids, entity_list, field, string_arg};
 use super::reply_sink::ReplySink;
 use crate::platform::method;
 use crate::protocol::error::Error;
-use crate::protocol::produced::EntityFields;
-use crate::protocol::turn::{Extractor, Llm, Reply, TurnContext};
+use crate::protocol::produced::{check_produced, EntityFields};
+use crate::protocol::turn::{AgentConfig, Extractor, Llm, Reply, TurnContext};
 use crate::transport::js_json::to_js;
 
 /// `(userMessage, ctx) => string | { text, refersTo? } | AsyncIterable<string> |
@@ -25,6 +25,21 @@ pub struct JsLlm {
     pub sink: Option<Rc<ReplySink>>,
     /// `maxMessageBytes`: a streamed reply longer than this is cut off as soon as it is known.
     pub max_reply_bytes: usize,
+    /// `maxProducedEntities`: the reply's entities are checked before its streams end, so a
+    /// reader sees a bad reply fail, not end.
+    pub max_entities: usize,
+}
+
+impl JsLlm {
+    /// The callback, with the agent's limits on what it may return.
+    pub fn new(callback: Function, sink: Option<Rc<ReplySink>>, config: &AgentConfig) -> Self {
+        JsLlm {
+            callback,
+            sink,
+            max_reply_bytes: config.max_message_bytes,
+            max_entities: config.max_produced_entities,
+        }
+    }
 }
 
 impl Llm for JsLlm {
@@ -65,6 +80,7 @@ impl Llm for JsLlm {
         };
         if let Some(entities) = field(&value, "entities") {
             reply.entities = produced_entities(entities, &reply.text).await?;
+            check_produced(&reply.entities, self.max_entities, self.max_reply_bytes)?;
         }
         // The reply is complete: readers get their end now, before the store round trip.
         if let Some(sink) = &self.sink {

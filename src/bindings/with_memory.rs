@@ -50,11 +50,7 @@ pub fn with_memory(
             None => None,
         };
         let agent = agent.clone();
-        let llm = JsLlm {
-            callback: agent_fn.clone(),
-            sink: None,
-            max_reply_bytes: agent.config().max_message_bytes,
-        };
+        let llm = JsLlm::new(agent_fn.clone(), None, agent.config());
         spawn_promise(async move {
             let result = agent
                 .turn(

@@ -1434,6 +1434,73 @@ row('B98', 'flush options of a bad shape', async () => {
   await conv.unchanged();
 });
 
+row('B99', "a reply's entities of a bad shape (turn, turnStream): refused before the reply is written", async () => {
+  const conv = await conversation({ maxProducedEntities: 2 });
+  const cases = [
+    { name: 'No Type' },
+    { entity_type: 'Person', name: 'A' },
+    { entity_type: 'conversation_message', content: 'x' },
+    { entity_type: 'note', content: 'x', turn_key: `${conv.cid}:t9` },
+    { entity_type: 'event', title: 'x', start_time: new Date() },
+    { entity_type: 'event', title: 'x', score: NaN },
+    { entity_type: 'note', content: 'a\uD800b' },
+  ];
+  const turnIds = [];
+  for (const [i, entity] of cases.entries()) {
+    turnIds.push(`t${i}`);
+    assertCode(await rejectionOf(conv.agent.turn('hello', () => ({ text: 'ok', entities: [entity] }), { turnId: `t${i}` })), 'INVALID_INPUT');
+  }
+  turnIds.push('many');
+  const many = [1, 2, 3].map((n) => ({ entity_type: 'task', title: `task ${n}` }));
+  assertCode(await rejectionOf(conv.agent.turn('hello', () => ({ text: 'ok', entities: many }), { turnId: 'many' })), 'INVALID_INPUT');
+  turnIds.push('streamed');
+  const streamed = () => ({ stream: (async function* () { yield 'ok'; })(), entities: () => [{ entity_type: 'conversation' }] });
+  assertCode(await turnStreamError(conv.agent, 'hello', streamed, { turnId: 'streamed' }), 'INVALID_INPUT');
+  await conv.userMessagesOnly(turnIds);
+});
+
+row('B100', 'closeTurn / recordTurn entities of a bad shape', async () => {
+  const conv = await conversation();
+  for (const entities of ['person', [null], [{ entity_type: 'conversation' }], [{ entity_type: 'person', name: 'x', conversation_id: 'other' }]]) {
+    assertCode(await rejectionOf(conv.agent.closeTurn({ turnId: 'seeded', assistantMessage: 'x', entities })), 'INVALID_INPUT');
+    assertCode(await rejectionOf(conv.agent.recordTurn({ turnId: 'r1', userMessage: 'a', assistantMessage: 'b', entities })), 'INVALID_INPUT');
+  }
+  await conv.unchanged();
+});
+
+row('B101', "the reply's entities function throws, or its promise rejects", async () => {
+  const conv = await conversation();
+  const mine = new CallbackError('no JSON block in the reply');
+  assertSameObject(await rejectionOf(conv.agent.turn('hello', () => ({ text: 'ok', entities: () => { throw mine; } }), { turnId: 't1' })), mine);
+  assertSameObject(await rejectionOf(conv.agent.turn('hello', () => ({ text: 'ok', entities: Promise.reject(mine) }), { turnId: 't2' })), mine);
+  await conv.userMessagesOnly(['t1', 't2']);
+});
+
+row('B102', 'remember() of a bad shape', async () => {
+  const conv = await conversation();
+  for (const input of [undefined, 'Dana', [{ name: 'Dana' }], [{ entity_type: 'conversation', conversation_id: conv.cid }], { entity_type: 'person', name: 7n }]) {
+    assertCode(await rejectionOf(conv.agent.remember(input)), 'INVALID_INPUT');
+  }
+  // nothing to remember is no error: an empty array in, an empty array out
+  assert.deepEqual(await conv.agent.remember([]), []);
+  await conv.unchanged();
+});
+
+row('B103', 'verifyTurn / repairTurn of a bad shape', async () => {
+  const conv = await conversation();
+  for (const input of [undefined, 42, {}, { turnId: 'a:b' }, { turnId: 't1', replies: 'x' }, { turnId: 't1', reply: 7 }]) {
+    assertCode(await rejectionOf(conv.agent.verifyTurn(input)), 'INVALID_INPUT');
+    assertCode(await rejectionOf(conv.agent.repairTurn(input)), 'INVALID_INPUT');
+  }
+  await conv.unchanged();
+});
+
+row('B104', 'maxProducedEntities, memoryChars: not a non-negative number', async () => {
+  for (const options of [{ maxProducedEntities: -1 }, { maxProducedEntities: '16' }, { memoryChars: NaN }, { memoryChars: Infinity }]) {
+    assertCode(thrownBy(() => new NeotomaAgent({ conversationId: randomId('bad'), ...options })), 'INVALID_INPUT');
+  }
+});
+
 // ====================================================================================== the table
 
 test('every row of the README bad-input table has exactly one test, and every test a row', () => {
