@@ -8,7 +8,8 @@
 //      wasm-bindgen glue left as it is (minified with rolldown's oxc minifier only with
 //      `[glue] minify = true`, which makes Node's uncaught-error output unreadable)
 //   3. per-runtime entry files (node/browser/workerd/deno .mjs) + pkg/package.json with `exports`;
-//      js/proxy.mjs + js/proxy.d.ts copied in (`exports["./proxy"]`, re-exported by every entry)
+//      js/proxy.mjs + js/proxy.d.ts copied in (`exports["./proxy"]`, re-exported by every entry),
+//      js/report.mjs + js/report.d.ts likewise (`exports["./report"]`)
 //   4. sizes (raw and gzip -9) -> stdout and pkg/sizes.json; fails above the gzip budget
 //      (only warns with PKG_SIZE_BUDGET=warn, as `make demo` does)
 //   5. node_modules/neotoma-agent-wasm -> ../pkg, so Node tests import('neotoma-agent-wasm')
@@ -145,11 +146,15 @@ const header = (what) =>
 // re-exports it, and `neotoma-agent-wasm/proxy` loads it alone, without the wasm.
 const proxyFiles = ['proxy.mjs', 'proxy.d.ts'];
 const proxyExports = 'createNeotomaProxy, toNodeHandler';
+// The turn report (js/report.mjs, plain JS): likewise re-exported by every entry, and
+// `neotoma-agent-wasm/report` alone formats a result without loading the wasm.
+const reportFiles = ['report.mjs', 'report.d.ts'];
 // The IndexedDB outbox storage (js/outbox-indexeddb.mjs): the browser entry makes it the default.
 const idbFiles = ['outbox-indexeddb.mjs', 'outbox-indexeddb.d.ts'];
 const reexport =
   `export * from '${glue}';\nexport { default } from '${glue}';\n` +
   `export { ${proxyExports} } from './proxy.mjs';\n` +
+  `export { renderTurnReport } from './report.mjs';\n` +
   `export { indexedDbOutboxStorage } from './outbox-indexeddb.mjs';\n`;
 const entrySources = {
   'node.mjs':
@@ -182,16 +187,17 @@ const entrySources = {
     reexport,
 };
 for (const [name, src] of Object.entries(entrySources)) writeFileSync(join(outDir, name), src);
-for (const f of [...proxyFiles, ...idbFiles]) copyFileSync(join('js', f), join(outDir, f));
-// The main types re-export the proxy's, so `import { createNeotomaProxy } from "neotoma-agent-wasm"`
-// type-checks ("./proxy.js" resolves to proxy.d.ts).
+for (const f of [...proxyFiles, ...reportFiles, ...idbFiles]) copyFileSync(join('js', f), join(outDir, f));
+// The main types re-export the proxy's and the report's, so `import { createNeotomaProxy } from
+// "neotoma-agent-wasm"` type-checks ("./proxy.js" resolves to proxy.d.ts; report.d.ts imports the
+// result types back from the main .d.ts, a type-only cycle TypeScript resolves).
 {
   // Rewritten, not appended: a second build over an unchanged d.ts must not repeat the lines.
   const marker = `\n// The same-origin proxy (neotoma-agent-wasm/proxy), re-exported by every entry.\n`;
   const dts = join(outDir, `${outName}.d.ts`);
   const generated = readFileSync(dts, 'utf8').split(marker)[0];
   // `./glue` is the raw wasm-bindgen module: its types are the generated ones alone (it does
-  // not re-export the proxy or the IndexedDB storage).
+  // not re-export the proxy, the report or the IndexedDB storage).
   writeFileSync(join(outDir, 'glue.d.ts'), generated);
   writeFileSync(
     dts,
@@ -199,6 +205,8 @@ for (const f of [...proxyFiles, ...idbFiles]) copyFileSync(join('js', f), join(o
       marker +
       `export { ${proxyExports} } from './proxy.js';\n` +
       `export type { NeotomaProxyOptions, NeotomaProxyHandler, NodeProxyRequest, NodeProxyResponse } from './proxy.js';\n` +
+      `export { renderTurnReport } from './report.js';\n` +
+      `export type { RenderTurnReportOptions } from './report.js';\n` +
       `export { indexedDbOutboxStorage } from './outbox-indexeddb.js';\n` +
       `export type { IndexedDbOutboxOptions } from './outbox-indexeddb.js';\n`,
   );
@@ -248,6 +256,8 @@ const pkgJson = {
     './glue': { types: './glue.d.ts', default: glue },
     // The proxy alone: no wasm is loaded (a Worker that only proxies stays small).
     './proxy': { types: './proxy.d.ts', default: './proxy.mjs' },
+    // The turn report alone: plain JS, no wasm is loaded.
+    './report': { types: './report.d.ts', default: './report.mjs' },
     [`./${outName}_bg.wasm`]: wasmRel,
     './package.json': './package.json',
   },

@@ -18,6 +18,13 @@ import {
   type PendingWrite,
   type ProducedEntity,
   type EntityInput,
+  type RememberResult,
+  type Diagnosis,
+  type TurnRepairs,
+  type TurnRepair,
+  type RenderTurnReportOptions,
+  type CloseTurnResult,
+  renderTurnReport,
   indexedDbOutboxStorage,
 } from "neotoma-agent-wasm";
 
@@ -121,8 +128,31 @@ async function main(): Promise<void> {
     entities: (text: string): EntityInput[] => [{ entity_type: "note", content: text }],
   }));
   const closedWith = await agent.closeTurn({ turnId: "t9", assistantMessage: "x", entities: [{ entity_type: "task", title: "t", status: "open" }] });
-  new NeotomaAgent({ conversationId: "c8", maxProducedEntities: 4 });
+  new NeotomaAgent({ conversationId: "c8", maxProducedEntities: 4, memoryChars: 500 });
+  let ctxMemory = "";
+  await agent.turn("x", (m, ctx) => { ctxMemory = ctx.memory; return "y"; });
   void [action, streamedWith, closedWith.produced[0]?.canonical_name];
+  // remember(): one in, one out; an array in, an array out
+  const remembered = (await agent.remember({ entity_type: "person", name: "Dana Whitfield" })) as RememberResult;
+  const rememberedMany = (await agent.remember([{ entity_type: "company", name: "Orbital Labs" }])) as RememberResult[];
+  const maybePending: string | null = remembered.id;
+  const kind: "created" | "matched_existing" | "pending" = rememberedMany[0].action;
+  // verifyTurn / repairTurn, by id or with the turn's texts
+  const diagnoses: Diagnosis[] = await agent.verifyTurn("t9");
+  const severity: "ok" | "warn" | "error" = diagnoses[0].severity;
+  const repairs: TurnRepairs = await agent.repairTurn({ turnId: "t9", userMessage: "m", reply: "r" });
+  const did: TurnRepair["action"] = repairs.repairs[0].action;
+  // the markdown report under a reply
+  const reportOptions: RenderTurnReportOptions = { inspectorBaseUrl: "https://inspector.example" };
+  const closedResult: CloseTurnResult = closedWith;
+  const report: string = renderTurnReport(told, reportOptions) + renderTurnReport(closedResult) + renderTurnReport({ ...told, repairs: repairs.repairs });
+  void [maybePending, kind, severity, did, report, ctxMemory];
+  // @ts-expect-error the result is a turn's result object, not a string
+  renderTurnReport("TurnResult");
+  // @ts-expect-error inspectorBaseUrl is a string
+  renderTurnReport(told, { inspectorBaseUrl: 42 });
+  // @ts-expect-error verifyTurn's input has turnId, userMessage and reply
+  await agent.verifyTurn({ turnId: "t9", replies: "x" });
   // @ts-expect-error a produced entity needs its entity_type
   await agent.closeTurn({ turnId: "t9", assistantMessage: "x", entities: [{ name: "Dana" }] });
 
