@@ -183,7 +183,7 @@ fn check_store_body(input: &Input, body: &Value) -> Result<(), TestCaseError> {
         input.conversation.title.as_deref()
     );
     prop_assert_eq!(
-        conversation.get("platform").and_then(Value::as_str),
+        conversation.get("client_name").and_then(Value::as_str),
         input.conversation.platform.as_deref()
     );
 

@@ -111,6 +111,7 @@ export interface NeotomaTransport {
 export interface AgentOptions {
   conversationId: string;
   conversationTitle?: string;
+  /** What writes the conversation (an app's name): stored as the conversation's `client_name`. */
   platform?: string;
   /** Entities kept (and lookups made) per turn; default 8. */
   retrievalLimit?: number;

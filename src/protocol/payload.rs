@@ -90,7 +90,9 @@ struct ConversationEntity<'a> {
     conversation_id: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     title: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The `platform` option, in the field the real server's `conversation` schema has for what
+    /// wrote a conversation (`platform` is undeclared there: an `UNKNOWN_FIELD` on every store).
+    #[serde(rename = "client_name", skip_serializing_if = "Option::is_none")]
     platform: Option<&'a str>,
 }
 

@@ -167,7 +167,9 @@ test('the /store bodies on the wire have the protocol shape', { timeout: 10_000 
     assert.equal(body.entities[0].entity_type, 'conversation');
     assert.equal(body.entities[0].conversation_id, cid);
     assert.equal(body.entities[0].title, 'Wire check');
-    assert.equal(body.entities[0].platform, 'node-test');
+    // the `platform` option goes where the conversation schema takes it
+    assert.equal(body.entities[0].client_name, 'node-test');
+    assert.equal(body.entities[0].platform, undefined);
     assert.equal(body.entities[1].entity_type, 'conversation_message');
     assert.deepEqual(body.relationships[0], { relationship_type: 'PART_OF', source_index: 1, target_index: 0 });
   }
@@ -181,8 +183,10 @@ test('the /store bodies on the wire have the protocol shape', { timeout: 10_000 
   assert.deepEqual(user.relationships.slice(1), [{ relationship_type: 'REFERS_TO', source_index: 1, target_entity_id: ids.acme }]);
   assert.deepEqual(assistant.relationships.slice(1), [{ relationship_type: 'REFERS_TO', source_index: 1, target_entity_id: ids.acme }]);
   assert.equal(r.turnId, 'turn-1');
-  // the store warning about `platform` on the conversation comes back to the caller
-  assert.ok(Array.isArray(r.storeWarnings));
+  // every field the agent writes is one the schemas keep: no UNKNOWN_FIELD (a title at the
+  // default priority is the real server's SOURCE_PRIORITY_ESCALATION advisory, transcript 01)
+  assert.deepEqual(r.storeWarnings.map((w) => w.code).filter((c) => c !== 'SOURCE_PRIORITY_ESCALATION'), []);
+  assert.ok(r.storeWarnings.length > 0, 'the advisory is passed on');
 });
 
 test('the reply may cite an entity by id, and the callback may add refersTo targets', { timeout: 10_000 }, async () => {
