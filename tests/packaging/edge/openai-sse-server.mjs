@@ -3,7 +3,8 @@
 // every request and answers each with the next queued plan:
 //
 //   server.planReply(deltas, { gate, ending })   200 text/event-stream, OpenAI's chunk format:
-//       a role event, one event per delta, a finish event, then per `ending`:
+//       a role event, one event per delta (a string is `{ content }`; an object is sent as the
+//       delta itself, e.g. `{ tool_calls: [...] }`), a finish event, then per `ending`:
 //       'done' (default) `data: [DONE]` | 'cut' the socket destroyed, no end of the chunked body |
 //       'invalid' an event whose data is not JSON (then [DONE]) | 'eof' a clean end without [DONE].
 //       After the first delta's event it waits for `gate` (a promise), if given; the rest is
@@ -29,11 +30,13 @@ function chunkEvent(delta, finishReason = null) {
 
 const write = (res, data) => new Promise((resolve, reject) => res.write(data, (err) => (err ? reject(err) : resolve())));
 
+const asDelta = (d) => (typeof d === 'string' ? { content: d } : d);
+
 async function streamReply(res, { deltas, gate, ending = 'done' }) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  await write(res, chunkEvent({ role: 'assistant', content: '' }) + chunkEvent({ content: deltas[0] }));
+  await write(res, chunkEvent({ role: 'assistant', content: '' }) + chunkEvent(asDelta(deltas[0])));
   if (gate) await gate;
-  let rest = deltas.slice(1).map((content) => chunkEvent({ content })).join('') + chunkEvent({}, 'stop');
+  let rest = deltas.slice(1).map((d) => chunkEvent(asDelta(d))).join('') + chunkEvent({}, 'stop');
   if (ending === 'invalid') rest += 'data: {"choices":[{"delta":{"content":"never parsed\n\n';
   if (ending === 'done' || ending === 'invalid') rest += 'data: [DONE]\n\n';
   const bytes = Buffer.from(rest, 'utf8');
