@@ -1,8 +1,14 @@
 #!/usr/bin/env node
 // Static server for the demo (run by `make demo`): www/ at /, pkg/ at /pkg/.
-// Loopback only, no other network, node:http only.
+// Loopback only, node:http only.
 //
 //   node scripts/serve-demo.mjs [--port 8080] [--host 127.0.0.1]     (env PORT / HOST too)
+//
+// With NEOTOMA_URL and NEOTOMA_TOKEN set, it also forwards /neotoma/* to that Neotoma through the
+// package's same-origin proxy (conversations under "demo-" only), so the page can switch from its
+// embedded store to the real one; the token stays in this process. GET /demo-config.json tells
+// the page whether the switch is there: `{ "neotoma": { "baseUrl": "/neotoma" } }` or
+// `{ "neotoma": null }`.
 
 import http from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
@@ -17,6 +23,18 @@ function arg(name, fallback) {
 }
 const port = Number(arg('port', process.env.PORT ?? 8080));
 const host = arg('host', process.env.HOST ?? '127.0.0.1');
+
+/** The real Neotoma behind /neotoma, when the environment names one. */
+const PROXY_BASE = '/neotoma';
+const { NEOTOMA_URL, NEOTOMA_TOKEN } = process.env;
+let proxy = null;
+if (NEOTOMA_URL && NEOTOMA_TOKEN) {
+  const { createNeotomaProxy, toNodeHandler } = await import(join(root, 'pkg', 'proxy.mjs'));
+  proxy = toNodeHandler(
+    createNeotomaProxy({ upstream: NEOTOMA_URL, token: NEOTOMA_TOKEN, basePath: PROXY_BASE, conversationPrefix: 'demo-' }),
+  );
+}
+const demoConfig = JSON.stringify({ neotoma: proxy ? { baseUrl: PROXY_BASE } : null });
 
 // Longest prefix first.
 const mounts = [
@@ -59,6 +77,8 @@ function send(res, status, body, type = 'text/plain; charset=utf-8') {
 }
 
 const server = http.createServer((req, res) => {
+  if (proxy && (req.url === PROXY_BASE || req.url.startsWith(`${PROXY_BASE}/`))) return proxy(req, res);
+  if (req.url === '/demo-config.json') return send(res, 200, demoConfig, MIME['.json']);
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return send(res, 405, 'method not allowed\n');
   }
@@ -103,6 +123,7 @@ const server = http.createServer((req, res) => {
 
 server.listen(port, host, () => {
   const { port: p } = server.address();
-  console.log(`demo: http://${host}:${p}/   (www/ at /, pkg/ at /pkg/; Ctrl-C to stop)`);
+  const real = proxy ? `; ${PROXY_BASE}/ -> ${new URL(NEOTOMA_URL).origin} (token kept here)` : '';
+  console.log(`demo: http://${host}:${p}/   (www/ at /, pkg/ at /pkg/${real}; Ctrl-C to stop)`);
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(0));
