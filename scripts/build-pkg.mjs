@@ -9,7 +9,9 @@
 //      `[glue] minify = true`, which makes Node's uncaught-error output unreadable)
 //   3. per-runtime entry files (node/browser/workerd/deno .mjs) + pkg/package.json with `exports`;
 //      js/proxy.mjs + js/proxy.d.ts copied in (`exports["./proxy"]`, re-exported by every entry),
-//      js/report.mjs + js/report.d.ts likewise (`exports["./report"]`)
+//      js/report.mjs + js/report.d.ts likewise (`exports["./report"]`), and the <neotoma-chat>
+//      custom element, js/widget.mjs + js/widget.d.ts (`exports["./widget"]`, browser only; it
+//      imports ./browser.mjs, the browser entry next to it)
 //   4. sizes (raw and gzip -9) -> stdout and pkg/sizes.json; fails above the gzip budget
 //      (only warns with PKG_SIZE_BUDGET=warn, as `make demo` does)
 //   5. node_modules/neotoma-agent-wasm -> ../pkg, so Node tests import('neotoma-agent-wasm')
@@ -151,11 +153,20 @@ const proxyExports = 'createNeotomaProxy, toNodeHandler';
 const reportFiles = ['report.mjs', 'report.d.ts'];
 // The IndexedDB outbox storage (js/outbox-indexeddb.mjs): the browser entry makes it the default.
 const idbFiles = ['outbox-indexeddb.mjs', 'outbox-indexeddb.d.ts'];
+// The chat element (js/widget.mjs, plain JS): `import 'neotoma-agent-wasm/widget'` defines
+// <neotoma-chat>; it loads the browser entry (`./browser.mjs`) itself. Not re-exported by the
+// entries (it needs a DOM).
+const widgetFiles = ['widget.mjs', 'widget.d.ts'];
+// The embedded store's storages (js/store-storage.mjs, plain JS): re-exported by every entry,
+// for `await EmbeddedStore.open(indexedDbStoreStorage())`.
+const storeStorageFiles = ['store-storage.mjs', 'store-storage.d.ts'];
+const storeStorageExports = 'indexedDbStoreStorage, memoryStoreStorage';
 const reexport =
   `export * from '${glue}';\nexport { default } from '${glue}';\n` +
   `export { ${proxyExports} } from './proxy.mjs';\n` +
   `export { renderTurnReport } from './report.mjs';\n` +
-  `export { indexedDbOutboxStorage } from './outbox-indexeddb.mjs';\n`;
+  `export { indexedDbOutboxStorage } from './outbox-indexeddb.mjs';\n` +
+  `export { ${storeStorageExports} } from './store-storage.mjs';\n`;
 const entrySources = {
   'node.mjs':
     header('Node entry: reads the .wasm next to this file and instantiates it synchronously.') +
@@ -187,7 +198,8 @@ const entrySources = {
     reexport,
 };
 for (const [name, src] of Object.entries(entrySources)) writeFileSync(join(outDir, name), src);
-for (const f of [...proxyFiles, ...reportFiles, ...idbFiles]) copyFileSync(join('js', f), join(outDir, f));
+for (const f of storeStorageFiles) copyFileSync(join('js', f), join(outDir, f));
+for (const f of [...proxyFiles, ...reportFiles, ...idbFiles, ...widgetFiles]) copyFileSync(join('js', f), join(outDir, f));
 // The main types re-export the proxy's and the report's, so `import { createNeotomaProxy } from
 // "neotoma-agent-wasm"` type-checks ("./proxy.js" resolves to proxy.d.ts; report.d.ts imports the
 // result types back from the main .d.ts, a type-only cycle TypeScript resolves).
@@ -208,7 +220,9 @@ for (const f of [...proxyFiles, ...reportFiles, ...idbFiles]) copyFileSync(join(
       `export { renderTurnReport } from './report.js';\n` +
       `export type { RenderTurnReportOptions } from './report.js';\n` +
       `export { indexedDbOutboxStorage } from './outbox-indexeddb.js';\n` +
-      `export type { IndexedDbOutboxOptions } from './outbox-indexeddb.js';\n`,
+      `export type { IndexedDbOutboxOptions } from './outbox-indexeddb.js';\n` +
+      `export { ${storeStorageExports} } from './store-storage.js';\n` +
+      `export type { IndexedDbStoreOptions } from './store-storage.js';\n`,
   );
 }
 
@@ -247,6 +261,8 @@ const pkgJson = {
   types: pkgCfg.types,
   sideEffects: [
     ...new Set(Object.values(entries)),
+    // Importing it defines the element: a bundler must not drop `import '…/widget'`.
+    './widget.mjs',
     ...(hasSnippets ? ['./snippets/*'] : []),
   ],
   exports: {
@@ -258,6 +274,8 @@ const pkgJson = {
     './proxy': { types: './proxy.d.ts', default: './proxy.mjs' },
     // The turn report alone: plain JS, no wasm is loaded.
     './report': { types: './report.d.ts', default: './report.mjs' },
+    // The <neotoma-chat> custom element (browsers): defines it and loads the browser entry.
+    './widget': { types: './widget.d.ts', default: './widget.mjs' },
     [`./${outName}_bg.wasm`]: wasmRel,
     './package.json': './package.json',
   },

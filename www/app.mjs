@@ -1,396 +1,160 @@
-// The chat demo: a NeotomaAgent on an EmbeddedStore in this tab, a built-in responder that
-// answers only from what retrieval found, and panels showing what each turn retrieved and stored.
-// No framework, no network beyond this origin. User text is only ever set as textContent.
+// The chat demo (`make demo`): the package's <neotoma-chat> on an embedded store kept in this
+// browser's IndexedDB, so a reload shows the conversation and everything remembered. The model is
+// the built-in responder (www/responder.mjs, no key) or any OpenAI-compatible endpoint from the
+// settings (the key stays in this tab's memory). When the server was started with NEOTOMA_URL and
+// NEOTOMA_TOKEN, the memory can be a real Neotoma instead, through the site's own proxy.
 
-const $ = (sel) => document.querySelector(sel);
+import { NeotomaAgent, EmbeddedStore, indexedDbStoreStorage } from '/pkg/browser.mjs';
+import '/pkg/widget.mjs';
+import { localResponder } from './responder.mjs';
+import { openAIChatWithMemory } from './openai-llm.mjs';
 
-const ui = {
-  body: document.body,
-  status: $('#status'),
-  conversationId: $('#conversation-id'),
-  newConversation: $('#new-conversation'),
-  messages: $('#messages'),
-  composer: $('#composer'),
-  input: $('#message'),
-  send: $('#send'),
-  chips: [...document.querySelectorAll('[data-example]')],
-  turnLabel: $('#turn-label'),
-  turnEmpty: $('#turn-empty'),
-  turnDetails: $('#turn-details'),
-  extracted: $('#extracted'),
-  retrieved: $('#retrieved'),
-  stored: $('#stored'),
-  turnIndex: $('#turn-index'),
-  turnIndexPath: $('#turn-index-path'),
-  known: $('#known-entities'),
-  addEntity: $('#add-entity'),
-  entityType: $('#entity-type'),
-  entityName: $('#entity-name'),
-};
+const CONVERSATION_KEY = 'neotoma-demo-conversation';
+const DATABASE = 'neotoma-demo';
 
-/** What the store holds besides conversations, for the side panel and for naming ids. */
-const SEED = [
-  { entity_type: 'company', name: 'Acme Corp', industry: 'aerospace', headquarters: 'Denver' },
-  { entity_type: 'project', name: 'Project Falcon', status: 'in progress', owner: 'Sarah Chen' },
-  { entity_type: 'person', name: 'Sarah Chen', role: 'engineering lead at Acme Corp', email: 'sarah.chen@acme.example' },
-];
-
-/** A demo-sized cap on one message (the package default is 1 MB). */
-const MAX_MESSAGE_BYTES = 16 * 1024;
-const SHOWN_CHARS = 2000;
+const $ = (id) => document.getElementById(id);
+const chat = $('chat');
 
 const state = {
-  lib: null,
+  /** The embedded store, open on IndexedDB. */
   store: null,
-  agent: null,
-  conversationId: '',
-  busy: false,
-  names: new Map(), // entity id -> display name
-  known: [], // [{id, entity_type, name}]
+  storage: indexedDbStoreStorage({ databaseName: DATABASE }),
+  conversationId: null,
+  /** 'embedded' or 'neotoma' (a real Neotoma through /neotoma). */
+  where: 'embedded',
+  neotomaBaseUrl: null,
 };
 
-// ---------------------------------------------------------------- small DOM helpers
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') node.className = v;
-    else if (k === 'text') node.textContent = v;
-    else if (k === 'dataset') Object.assign(node.dataset, v);
-    else node.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
+function status(text, kind = 'ok') {
+  $('status').textContent = text;
+  $('status').dataset.kind = kind;
 }
 
-const code = (text, title) => el('code', { class: 'id', title: title ?? text, text });
-
-function entityName(e) {
-  const s = e.snapshot ?? {};
-  return s.name ?? s.title ?? s.full_name ?? (e.canonical_name ? String(e.canonical_name).replace(/^[a-z_]+:/, '') : null) ?? e.id;
+function newConversationId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return `demo-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-function nameOf(id) {
-  return state.names.get(id) ?? id;
-}
-
-function entityChip(id, type) {
-  return el('span', { class: 'entity', title: id }, el('span', { class: 'entity-name', text: nameOf(id) }), type ? el('span', { class: 'type', text: type }) : null);
-}
-
-function setStatus(text, kind = '') {
-  ui.status.textContent = text;
-  ui.status.dataset.kind = kind;
-}
-
-function setBusy(busy) {
-  state.busy = busy;
-  ui.send.disabled = busy;
-  ui.input.disabled = false;
-  ui.newConversation.disabled = busy;
-  for (const chip of ui.chips) chip.disabled = busy;
-  ui.addEntity.querySelector('button').disabled = busy;
-  ui.body.dataset.state = busy ? 'busy' : 'ready';
-  ui.send.textContent = busy ? 'Sending…' : 'Send';
-}
-
-function scrollChat() {
-  ui.messages.scrollTop = ui.messages.scrollHeight;
-}
-
-// ---------------------------------------------------------------- the responder
-
-function joinList(items) {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
-function describe(e) {
-  const facts = Object.entries(e.snapshot ?? {})
-    .filter(([k, v]) => !['name', 'title'].includes(k) && (typeof v === 'string' || typeof v === 'number'))
-    .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${v}`);
-  return `${entityName(e)} (${e.entity_type}${facts.length ? `; ${facts.join('; ')}` : ''})`;
-}
-
-/** The built-in "LLM": answers only from ctx.retrieved, and so cites exactly what it found. */
-function responder(userMessage, ctx) {
-  if (!ctx.retrieved.length) {
-    return "I don't have anything stored about that yet. Add it under “In the store” and ask again.";
-  }
-  return `I found ${joinList(ctx.retrieved.map(describe))}.`;
-}
-
-/** The responder's reply as a model streams it: a few words at a time (`turnStream`). */
-async function* streamingResponder(userMessage, ctx) {
-  for (const words of responder(userMessage, ctx).match(/(?:\S+\s*){1,3}/g) ?? ['']) {
-    yield words;
-    await new Promise((resolve) => setTimeout(resolve, 15));
-  }
-}
-
-// ---------------------------------------------------------------- rendering
-
-function addMessage(role, text, extra = {}) {
-  const item = el(
-    'li',
-    { class: `message ${role}`, dataset: { role } },
-    el('span', { class: 'who', text: role === 'user' ? 'You' : role === 'assistant' ? 'Assistant' : 'Error' }),
-    el('p', { class: 'text', text }),
-  );
-  if (extra.meta) item.append(el('p', { class: 'meta', text: extra.meta }));
-  ui.messages.append(item);
-  scrollChat();
-  return item;
-}
-
-function addError(err) {
-  const codeText = err && err.code ? err.code : err && err.name ? err.name : 'ERROR';
-  const item = el(
-    'li',
-    { class: 'message error', role: 'alert', dataset: { role: 'error', code: codeText } },
-    el('span', { class: 'who', text: 'Error' }),
-    el('p', { class: 'text' }, el('strong', { class: 'code', text: codeText }), ' ', err && err.message ? err.message : String(err)),
-  );
-  if (err && err.status) item.append(el('p', { class: 'meta', text: `HTTP status ${err.status}` }));
-  ui.messages.append(item);
-  scrollChat();
-}
-
-function renderTurn(message, extracted, result) {
-  ui.turnEmpty.hidden = true;
-  ui.turnDetails.hidden = false;
-  ui.turnLabel.textContent = `#${result.turnNumber}`;
-
-  ui.extracted.replaceChildren(
-    ...(extracted.length
-      ? extracted.map((id) => el('li', { class: 'tag', text: id }))
-      : [el('li', { class: 'muted', text: 'none' })]),
-  );
-
-  for (const e of result.retrieved) state.names.set(e.id, entityName(e));
-  ui.retrieved.replaceChildren(
-    ...(result.retrieved.length
-      ? result.retrieved.map((e) =>
-          el('tr', { dataset: { entityId: e.id } },
-            el('td', { class: 'entity-name', text: entityName(e) }),
-            el('td', {}, el('span', { class: 'type', text: e.entity_type })),
-            el('td', {}, code(e.id)),
-            el('td', { text: e.identifier })))
-      : [el('tr', { class: 'empty' }, el('td', { colspan: 4, text: 'Nothing found for this message.' }))]),
-  );
-
-  const flag = (b) => el('span', { class: `flag ${b ? 'on' : 'off'}`, text: b ? 'yes' : 'no' });
-  const rows = [
-    ['Turn', el('span', {}, `#${result.turnNumber} · `, code(result.turnId))],
-    ['Conversation entity', code(result.conversationEntityId)],
-    ['User message', code(result.userMessageEntityId)],
-    ['Assistant message', code(result.assistantMessageEntityId)],
-    ['User REFERS_TO', result.retrievedEntityIds.length ? el('span', { class: 'chips' }, result.retrievedEntityIds.map((id) => entityChip(id))) : el('span', { class: 'muted', text: 'nothing' })],
-    ['Assistant REFERS_TO', result.refersTo.length ? el('span', { class: 'chips' }, result.refersTo.map((id) => entityChip(id))) : el('span', { class: 'muted', text: 'nothing' })],
-    ['Replayed', el('span', {}, 'user ', flag(result.replayed.user), ' · assistant ', flag(result.replayed.assistant))],
-    ['Store warnings', renderWarnings(result.storeWarnings)],
-  ];
-  ui.stored.replaceChildren(
-    ...rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { dataset: { field: k.toLowerCase().replace(/[^a-z]+/g, '-') } }, v)]),
-  );
-}
-
-/** Warnings, one line per code (the same warning comes back from both stores of a turn). */
-function renderWarnings(warnings) {
-  if (!warnings.length) return el('span', { class: 'muted', text: 'none' });
-  const byCode = new Map();
-  for (const w of warnings) {
-    const code = w.code ?? 'WARNING';
-    if (!byCode.has(code)) byCode.set(code, { count: 0, message: w.message ?? '' });
-    byCode.get(code).count++;
-  }
-  return el('ul', { class: 'warnings' },
-    [...byCode].map(([code, { count, message }]) =>
-      el('li', {},
-        el('details', {},
-          el('summary', {}, el('strong', { text: code }), count > 1 ? ` ×${count}` : ''),
-          el('p', { text: message })))));
-}
-
-function renderTurnIndex() {
-  const path = `/conversations/${encodeURIComponent(state.conversationId)}/turn-index`;
-  ui.turnIndexPath.textContent = `GET ${path}`;
-  const res = state.store.handle('GET', path);
-  if (res.status === 404) {
-    ui.turnIndex.replaceChildren(el('tr', { class: 'empty' }, el('td', { colspan: 5, text: 'No messages yet.' })));
-    return;
-  }
-  if (res.status !== 200) {
-    ui.turnIndex.replaceChildren(el('tr', { class: 'empty' }, el('td', { colspan: 5, text: `turn-index answered ${res.status}` })));
-    return;
-  }
-  const turns = res.body.turns ?? [];
-  if (!turns.length) {
-    ui.turnIndex.replaceChildren(el('tr', { class: 'empty' }, el('td', { colspan: 5, text: 'No messages yet.' })));
-    return;
-  }
-  const list = (xs) =>
-    xs.length
-      ? el('span', { class: 'chips' }, xs.map((x) => {
-          state.names.set(x.entity_id, state.names.get(x.entity_id) ?? x.canonical_name ?? x.entity_id);
-          return entityChip(x.entity_id, x.entity_type);
-        }))
-      : el('span', { class: 'muted', text: '—' });
-  ui.turnIndex.replaceChildren(
-    ...turns.map((t) =>
-      el('tr', { dataset: { role: t.role, turnKey: t.turn_key } },
-        el('td', { class: 'num', text: String(t.turn_number) }),
-        el('td', {}, el('span', { class: `role ${t.role}`, text: t.role })),
-        el('td', { class: 'preview', title: t.turn_key, text: t.content_preview }),
-        el('td', { class: 'stored' }, list(t.stored ?? [])),
-        el('td', { class: 'retrieved' }, list(t.retrieved ?? [])))),
-  );
-}
-
-function renderKnown() {
-  ui.known.replaceChildren(
-    ...state.known.map((e) =>
-      el('li', { dataset: { entityId: e.id } },
-        el('span', { class: 'entity-name', text: e.name }),
-        el('span', { class: 'type', text: e.entity_type }),
-        code(e.id))),
-  );
-}
-
-// ---------------------------------------------------------------- actions
-
-async function addToStore(entity, idempotencyKey) {
-  const res = await state.store.store({ entities: [entity], idempotency_key: idempotencyKey });
-  const stored = res.entities[0];
-  const id = stored.entity_id;
-  state.names.set(id, entity.name);
-  if (!state.known.some((k) => k.id === id)) state.known.push({ id, entity_type: entity.entity_type, name: entity.name });
-  renderKnown();
-  return id;
-}
-
-function randomSuffix() {
-  const bytes = new Uint8Array(4);
-  crypto.getRandomValues(bytes);
-  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-function startConversation() {
-  // A fresh id per page load: the embedded store lives in this tab's memory only.
-  state.conversationId = `demo-${randomSuffix()}`;
-  state.agent = new state.lib.NeotomaAgent({
-    conversationId: state.conversationId,
-    conversationTitle: 'Demo conversation',
-    platform: 'neotoma-agent-wasm demo',
-    transport: state.store,
-    maxMessageBytes: MAX_MESSAGE_BYTES,
+/** The conversation's messages as the store holds them, oldest first, for the widget. */
+function history(store, conversationId) {
+  const index = store.handle('GET', `/conversations/${encodeURIComponent(conversationId)}/turn-index`);
+  if (index.status !== 200) return [];
+  const rows = [...index.body.turns].sort((a, b) => a.turn_number - b.turn_number || (a.role === 'user' ? -1 : 1));
+  return rows.flatMap((row) => {
+    const snap = store.handle('POST', '/get_entity_snapshot', { entity_id: row.message_entity_id });
+    const content = snap.body?.snapshot?.content;
+    return typeof content === 'string' ? [{ role: row.role, content }] : [];
   });
-  ui.conversationId.textContent = state.conversationId;
-  ui.messages.querySelectorAll('.message:not(#welcome)').forEach((n) => n.remove());
-  ui.turnEmpty.hidden = false;
-  ui.turnDetails.hidden = true;
-  ui.turnLabel.textContent = '';
-  renderTurnIndex();
 }
 
-async function sendMessage(text) {
-  if (state.busy) return;
-  const message = text.replace(/\s+$/, '');
-  if (!message.trim()) {
-    ui.input.focus();
+/** The newest demo conversation a store holds (after an import into another browser). */
+function latestConversation(store) {
+  const found = store.handle('POST', '/retrieve_entity_by_identifier', { identifier: 'demo-', entity_type: 'conversation', limit: 100 });
+  const ids = (found.body?.entities ?? [])
+    .map((e) => e.snapshot?.conversation_id ?? e.snapshot?.snapshot?.conversation_id)
+    .filter((id) => typeof id === 'string' && id.startsWith('demo-'));
+  return ids.at(-1) ?? null;
+}
+
+/** Points the widget at the current store and conversation, showing what is already stored. */
+function connect() {
+  localStorage.setItem(CONVERSATION_KEY, state.conversationId);
+  $('conversation-id').textContent = state.conversationId;
+  const transport = state.where === 'neotoma' ? { baseUrl: state.neotomaBaseUrl } : state.store;
+  chat.agent = new NeotomaAgent({ conversationId: state.conversationId, transport, platform: 'neotoma-agent-wasm demo' });
+  if (state.where === 'embedded') {
+    chat.load(history(state.store, state.conversationId));
+    $('store-current').textContent = 'Kept in this browser (IndexedDB): a reload finds it again.';
+  } else {
+    chat.clear();
+    $('store-current').textContent = 'Kept in the Neotoma server this site forwards to.';
+  }
+}
+
+function onStoreError(error) {
+  status(`This browser could not save the memory: ${error.message}`, 'error');
+}
+
+async function openStore(options = {}) {
+  state.store = await EmbeddedStore.open(state.storage, { onError: onStoreError, ...options });
+}
+
+// ---------------------------------------------------------------- settings
+
+function useBuiltin() {
+  chat.llm = localResponder;
+  $('model-current').textContent = 'Now: the built-in responder.';
+}
+
+$('model-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const baseUrl = $('model-base-url').value.trim();
+  const model = $('model-name').value.trim();
+  if (!baseUrl || !model) {
+    $('model-current').textContent = 'Give a base URL and a model (the key may be empty for a local server).';
     return;
   }
-  setBusy(true);
-  setStatus('Running the turn…', 'busy');
-  addMessage('user', message.length > SHOWN_CHARS ? `${message.slice(0, SHOWN_CHARS)}… (${message.length} characters)` : message);
-  ui.input.value = '';
-  const extracted = state.lib.extractIdentifiers(message);
-  const t0 = performance.now();
-  let bubble = null;
+  chat.llm = openAIChatWithMemory({ baseUrl, model, apiKey: $('model-key').value });
+  $('model-current').textContent = `Now: ${model} at ${new URL(baseUrl).host}.`;
+});
+$('model-builtin').addEventListener('click', useBuiltin);
+
+$('store-choice').addEventListener('change', (event) => {
+  state.where = event.target.value;
+  connect();
+});
+
+$('export').addEventListener('click', async () => {
+  await state.store.flush();
+  const text = JSON.stringify(state.store.export(), null, 2);
+  const link = Object.assign(document.createElement('a'), {
+    href: URL.createObjectURL(new Blob([text], { type: 'application/json' })),
+    download: 'neotoma-memory.json',
+  });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 0);
+  status('Memory exported to neotoma-memory.json.');
+});
+
+$('import').addEventListener('change', async (event) => {
+  const file = event.target.files?.[0];
+  event.target.value = '';
+  if (!file) return;
   try {
-    // The reply renders as it streams; `done` is the TurnResult once the reply is stored.
-    const { textStream, done } = state.agent.turnStream(message, streamingResponder);
-    let chunks = 0;
-    for await (const text of textStream) {
-      bubble ??= addMessage('assistant', '');
-      bubble.querySelector('.text').textContent += text;
-      bubble.dataset.chunks = String(++chunks);
-      scrollChat();
-    }
-    const result = await done;
-    const ms = performance.now() - t0;
-    bubble ??= addMessage('assistant', '');
-    bubble.querySelector('.text').textContent = result.assistantMessage;
-    bubble.append(el('p', { class: 'meta', text: `${result.retrieved.length} retrieved · refers to ${result.refersTo.length} · ${ms.toFixed(0)} ms` }));
-    renderTurn(message, extracted, result);
-    setStatus(`Turn ${result.turnNumber} stored`, 'ok');
-  } catch (err) {
-    bubble?.remove(); // a reply that was not stored is not shown as one
-    addError(err);
-    setStatus(`Error: ${err && err.code ? err.code : 'unexpected'}`, 'error');
-  } finally {
-    renderTurnIndex();
-    setBusy(false);
-    ui.input.focus();
+    const doc = JSON.parse(await file.text());
+    EmbeddedStore.import(doc); // refuses another format before the stored memory is replaced
+    await openStore({ import: doc });
+    state.conversationId = latestConversation(state.store) ?? newConversationId();
+    state.where = 'embedded';
+    connect();
+    status(`Memory imported from ${file.name}.`);
+  } catch (error) {
+    status(`That file could not be imported: ${error.message}`, 'error');
   }
+});
+
+$('clear').addEventListener('click', async () => {
+  await openStore({ import: new EmbeddedStore().export() }); // the stored records replaced by none
+  state.conversationId = newConversationId();
+  connect();
+  status('Memory cleared: a new conversation.');
+});
+
+// ---------------------------------------------------------------- start
+
+try {
+  await openStore();
+  state.conversationId = localStorage.getItem(CONVERSATION_KEY) ?? newConversationId();
+  useBuiltin();
+  const config = await fetch('/demo-config.json').then((r) => (r.ok ? r.json() : {}), () => ({}));
+  if (config.neotoma?.baseUrl) {
+    state.neotomaBaseUrl = config.neotoma.baseUrl;
+    $('store-choice').hidden = false;
+  }
+  connect();
+  document.body.dataset.state = 'ready';
+  status('Ready.');
+} catch (error) {
+  document.body.dataset.state = 'error';
+  status(`The demo could not start: ${error.message}`, 'error');
 }
-
-// ---------------------------------------------------------------- start-up
-
-async function main() {
-  try {
-    state.lib = await import('../pkg/browser.mjs');
-  } catch (err) {
-    setStatus('Could not load /pkg/browser.mjs: run `make pkg`', 'error');
-    addError(Object.assign(new Error(String(err && err.message ? err.message : err)), { code: 'PKG_NOT_LOADED' }));
-    ui.body.dataset.state = 'error';
-    return;
-  }
-  state.store = new state.lib.EmbeddedStore();
-  for (const entity of SEED) {
-    await addToStore(entity, `demo-seed-${entity.entity_type}-${entity.name}`);
-  }
-  startConversation();
-
-  ui.composer.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    sendMessage(ui.input.value);
-  });
-  ui.input.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing) {
-      ev.preventDefault();
-      sendMessage(ui.input.value);
-    }
-  });
-  for (const chip of ui.chips) {
-    chip.addEventListener('click', () => sendMessage(chip.dataset.example));
-  }
-  ui.newConversation.addEventListener('click', () => {
-    startConversation();
-    setStatus('New conversation', 'ok');
-    ui.input.focus();
-  });
-  ui.addEntity.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
-    const name = ui.entityName.value.trim();
-    if (!name) return;
-    const entity_type = ui.entityType.value;
-    try {
-      await addToStore({ entity_type, name }, `demo-${entity_type}-${name}`);
-      ui.entityName.value = '';
-      setStatus(`Stored ${entity_type} “${name}”`, 'ok');
-    } catch (err) {
-      addError(err);
-    }
-  });
-
-  setBusy(false);
-  setStatus('Ready', 'ok');
-  ui.input.focus();
-}
-
-main();

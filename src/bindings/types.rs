@@ -14,7 +14,8 @@ export type NeotomaErrorCode =
   | "IDEMPOTENCY_MISMATCH"
   | "NEOTOMA_INVALID_RESPONSE"
   | "LLM_TIMEOUT"
-  | "OUTBOX_STORAGE";
+  | "OUTBOX_STORAGE"
+  | "STORE_STORAGE";
 
 /** Errors raised by the package (errors thrown by your callbacks come back unchanged). */
 export interface NeotomaError extends Error {

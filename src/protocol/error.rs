@@ -26,6 +26,8 @@ pub enum ErrorCode {
     LlmTimeout,
     /// The outbox storage failed to keep a write that could not be sent.
     OutboxStorage,
+    /// The embedded store's storage failed to keep a change (`EmbeddedStore.open`).
+    StoreStorage,
 }
 
 impl ErrorCode {
@@ -39,6 +41,7 @@ impl ErrorCode {
             ErrorCode::InvalidResponse => "NEOTOMA_INVALID_RESPONSE",
             ErrorCode::LlmTimeout => "LLM_TIMEOUT",
             ErrorCode::OutboxStorage => "OUTBOX_STORAGE",
+            ErrorCode::StoreStorage => "STORE_STORAGE",
         }
     }
 }

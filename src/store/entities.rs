@@ -23,6 +23,7 @@ use super::{identity_slot, EmbeddedStore, Response, USER_ID};
 use crate::protocol::payload::to_value;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 
 /// The top-level fields `POST /store` accepts (transcript 07e, in the server's order).
 const STORE_FIELDS: &[&str] = &[
@@ -86,7 +87,10 @@ pub(crate) struct Entity {
     pub canonical_name: String,
     /// `canonical_name` lowercased, for substring lookups.
     pub canonical_lower: String,
-    pub schema_version: &'static str,
+    /// The resolution key it is found by (`identity_index`); `None` = never matched.
+    pub identity_key: Option<String>,
+    /// Borrowed from the schema table, owned when read back from storage.
+    pub schema_version: Cow<'static, str>,
     /// Creation sequence (= index in `EmbeddedStore::entities`).
     pub seq: usize,
     pub created_ms: f64,
@@ -108,8 +112,8 @@ pub(crate) struct Observation {
     pub source_id: String,
     pub observed_ms: f64,
     pub fields: Map<String, Value>,
-    pub identity_basis: &'static str,
-    pub identity_rule: &'static str,
+    pub identity_basis: Cow<'static, str>,
+    pub identity_rule: Cow<'static, str>,
     pub observation_source: String,
     pub source_priority: Value,
 }
@@ -117,6 +121,7 @@ pub(crate) struct Observation {
 /// What an idempotency key committed: the source and one observation per entity object.
 #[derive(Debug, Clone)]
 pub(crate) struct IdempotencyRecord {
+    pub key: String,
     pub source_id: String,
     pub observations: Vec<usize>,
 }
@@ -615,7 +620,8 @@ impl EmbeddedStore {
             entity_type: entity_type.to_string(),
             canonical_lower: canonical_name.to_lowercase(),
             canonical_name,
-            schema_version: schema_for(entity_type).schema_version,
+            identity_key: identity.key.clone(),
+            schema_version: Cow::Borrowed(schema_for(entity_type).schema_version),
             seq,
             created_ms: now,
             updated_ms: now,
@@ -694,6 +700,7 @@ impl EmbeddedStore {
             }
             entity.updated_ms = now;
             entity.observations.push(observation_index);
+            self.changes.entities.push(index);
 
             for field in &unknown_here {
                 warnings.push(warning(
@@ -754,8 +761,8 @@ impl EmbeddedStore {
                 source_id: source_id.clone(),
                 observed_ms: now,
                 fields,
-                identity_basis: identity.basis,
-                identity_rule: identity.rule,
+                identity_basis: Cow::Borrowed(identity.basis),
+                identity_rule: Cow::Borrowed(identity.rule),
                 observation_source: observation_source.clone(),
                 source_priority: source_priority.clone(),
             });
@@ -813,6 +820,7 @@ impl EmbeddedStore {
         self.idempotency
             .insert(key.to_string(), self.idempotency_records.len());
         self.idempotency_records.push(IdempotencyRecord {
+            key: key.to_string(),
             source_id: source_id.clone(),
             observations: observation_indexes,
         });

@@ -34,6 +34,17 @@ pub(crate) struct IdGen {
 }
 
 impl IdGen {
+    /// The generator after `counter` ids: a store read back from storage goes on where it
+    /// stopped, so its later ids differ from every earlier one.
+    pub(crate) fn resume(counter: u64) -> Self {
+        IdGen { counter }
+    }
+
+    /// Ids handed out so far.
+    pub(crate) fn counter(&self) -> u64 {
+        self.counter
+    }
+
     fn stream(&mut self, now_ms: f64, salt: &str) -> u64 {
         self.counter = self.counter.wrapping_add(1);
         // `as` saturates: a NaN or huge clock cannot panic here.

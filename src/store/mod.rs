@@ -14,7 +14,9 @@
 //! (`/create_relationship(s)`, `/retrieve_related_entities`), `retrieve`
 //! (`/retrieve_entity_by_identifier`), `turn_index` (`GET /conversations/{id}/turn-index`),
 //! `schema` (entity types and identity resolution), `errors` (error bodies and HTML pages),
-//! `ids` and `time` (deterministic ids, ISO timestamps).
+//! `ids` and `time` (deterministic ids, ISO timestamps), `persist` (the store as versioned
+//! records: [`EmbeddedStore::export`], [`EmbeddedStore::import`], and for a storage
+//! [`EmbeddedStore::from_records`] and [`EmbeddedStore::take_changes`]).
 //!
 //! Deliberate differences from the real server: no authentication (a transport concern), no
 //! rate limit (`429`), no CORS, no file/`file_content` ingestion (`501 NOT_IMPLEMENTED`), no
@@ -26,6 +28,7 @@
 mod entities;
 mod errors;
 mod ids;
+mod persist;
 mod relationships;
 mod retrieve;
 mod schema;
@@ -36,6 +39,8 @@ use fnv::FnvHashMap;
 
 use entities::{Entity, IdempotencyRecord, Observation};
 use ids::IdGen;
+use persist::ChangeLog;
+pub use persist::{Change, FormatError, FORMAT, FORMAT_VERSION, META_KEY};
 use relationships::Relationship;
 use serde_json::json;
 use serde_json::{Map, Value};
@@ -111,6 +116,8 @@ pub struct EmbeddedStore {
     pub(crate) ids: IdGen,
     /// The latest `now_ms` seen (timestamps of errors raised by read calls).
     pub(crate) clock_ms: f64,
+    /// What changed since the last `take_changes` (for a storage).
+    pub(crate) changes: ChangeLog,
 }
 
 /// Key -> index into one of the store's vectors.

@@ -37,6 +37,9 @@ pub(crate) struct Relationship {
     pub last_observation_ms: f64,
     /// Distinct writers (`/store` source ids, or the API).
     pub origins: Vec<String>,
+    /// Whether it made its source a message of its target conversation (`conversation_members`):
+    /// only when both existed, as message and conversation, when it was created.
+    pub conversation_member: bool,
 }
 
 impl Relationship {
@@ -130,6 +133,7 @@ impl EmbeddedStore {
     ) -> usize {
         let key = format!("{relationship_type}:{source}:{target}");
         if let Some(index) = self.relationship_index.get(&key).copied() {
+            self.changes.relationships.push(index);
             if let Some(edge) = self.relationships.get_mut(index) {
                 edge.computed_ms = now;
                 if !edge.origins.iter().any(|o| o == origin) {
@@ -140,28 +144,15 @@ impl EmbeddedStore {
             return index;
         }
         let index = self.relationships.len();
-        self.relationship_index.insert(key.clone(), index);
-        push_to_list(&mut self.outbound, &mut self.lists, source, index);
-        push_to_list(&mut self.inbound, &mut self.lists, target, index);
-        if relationship_type == "PART_OF" {
-            let message = self.entity_index.get(source).copied().filter(|i| {
-                self.entities
-                    .get(*i)
-                    .is_some_and(|e| e.entity_type == "conversation_message")
-            });
-            let is_conversation = self
+        self.changes.relationships.push(index);
+        let conversation_member = relationship_type == "PART_OF"
+            && self
+                .entity(source)
+                .is_some_and(|e| e.entity_type == "conversation_message")
+            && self
                 .entity(target)
                 .is_some_and(|e| e.entity_type == "conversation");
-            if let (Some(message), true) = (message, is_conversation) {
-                push_to_list(
-                    &mut self.conversation_members,
-                    &mut self.lists,
-                    target,
-                    message,
-                );
-            }
-        }
-        self.relationships.push(Relationship {
+        self.index_relationship(Relationship {
             key,
             relationship_type: relationship_type.to_string(),
             source: source.to_string(),
@@ -171,8 +162,29 @@ impl EmbeddedStore {
             computed_ms: now,
             last_observation_ms: now,
             origins: vec![origin.to_string()],
+            conversation_member,
         });
         index
+    }
+
+    /// Appends a new edge and indexes it (also how a store read back from storage rebuilds
+    /// its edge indexes, in creation order).
+    pub(crate) fn index_relationship(&mut self, edge: Relationship) {
+        let index = self.relationships.len();
+        self.relationship_index.insert(edge.key.clone(), index);
+        push_to_list(&mut self.outbound, &mut self.lists, &edge.source, index);
+        push_to_list(&mut self.inbound, &mut self.lists, &edge.target, index);
+        if edge.conversation_member {
+            if let Some(message) = self.entity_index.get(&edge.source).copied() {
+                push_to_list(
+                    &mut self.conversation_members,
+                    &mut self.lists,
+                    &edge.target,
+                    message,
+                );
+            }
+        }
+        self.relationships.push(edge);
     }
 
     fn relationship_json(&self, index: usize) -> Value {

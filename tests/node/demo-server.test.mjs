@@ -5,28 +5,10 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 
 import { NeotomaAgent } from 'neotoma-agent-wasm';
 import { startTestServer, seedStandard, turnIndex, randomId } from '../server/harness.mjs';
-
-const SERVE = fileURLToPath(new URL('../../scripts/serve-demo.mjs', import.meta.url));
-
-/** Starts serve-demo on a free port; resolves with its URL once it listens. */
-function serveDemo(env) {
-  const child = spawn(process.execPath, [SERVE, '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const url = out.match(/demo: (http:\/\/127\.0\.0\.1:\d+)\//)?.[1];
-      if (url) resolve({ url, out: () => out, close: () => new Promise((r) => { child.once('exit', r); child.kill(); }) });
-    });
-    child.stderr.on('data', (d) => (out += d));
-    child.once('exit', (code) => reject(new Error(`serve-demo exited ${code}: ${out}`)));
-  });
-}
+import { serveDemo } from '../server/browser-checks.mjs';
 
 let server;
 before(async () => {

@@ -1,139 +1,167 @@
-// Smoke test of the demo page (www/) in headless Chromium: it loads /pkg/browser.mjs, seeds the
-// embedded store, answers two messages from what retrieval found, and shows the retrieved and
-// stored panels and the turn-index. Serves www/ at / and pkg/ at /pkg/ itself, on 127.0.0.1:0.
-// Screenshot: /tmp/demo.png (DEMO_SCREENSHOT overrides).
+// The demo (`make demo`'s own server, scripts/serve-demo.mjs) in headless Chromium, driven by
+// roles and labels: told about Dana Whitfield, it says what it will remember; asked, it answers
+// from memory; after a reload, the same; export, clear, import: the same again. A keyboard-only
+// first turn. Screenshots at 1280 and 360 px (no horizontal scroll) under target/test-output/demo/.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-import { startStaticServer, repoRoot as root, launchChromium } from '../server/static-server.mjs';
+import { launchChromium, repoRoot } from '../server/static-server.mjs';
+import { imageStats, serveDemo } from '../server/browser-checks.mjs';
 
-const SCREENSHOT = process.env.DEMO_SCREENSHOT ?? '/tmp/demo.png';
+const OUT = join(repoRoot, 'target', 'test-output', 'demo');
+const TOLD = 'My colleague Dana Whitfield at Orbital Labs is leading Project Kestrel';
+const ASKED = 'What do you know about Dana Whitfield?';
+const ANSWER = 'Dana Whitfield: person, at Orbital Labs, leading Project Kestrel.';
 
-
-let web;
+let demo;
 let browser;
 
 before(async () => {
-  web = await startStaticServer();
+  mkdirSync(OUT, { recursive: true });
+  demo = await serveDemo({ NEOTOMA_URL: '', NEOTOMA_TOKEN: '' });
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await web?.close();
+  await demo?.close();
 });
 
-test('demo: two messages, replies from retrieval, retrieved/stored panels and turn-index', { timeout: 60_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+/** A page on the demo, with what went wrong on it collected. */
+async function open(contextOptions = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, ...contextOptions });
   const page = await context.newPage();
   const problems = [];
-  const foreign = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-  });
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()} ${res.url()}`);
-  });
+  page.on('console', (msg) => msg.type() === 'error' && problems.push(`console: ${msg.text()}`));
   page.on('request', (req) => {
-    if (!req.url().startsWith(web.url + '/') && !req.url().startsWith('data:')) foreign.push(req.url());
+    if (!req.url().startsWith(demo.url) && !req.url().startsWith('blob:') && !req.url().startsWith('data:')) problems.push(`foreign request ${req.url()}`);
   });
+  await page.goto(`${demo.url}/`);
+  await page.getByRole('status').filter({ hasText: 'Ready.' }).waitFor({ timeout: 20_000 });
+  return { context, page, problems };
+}
 
-  await page.goto(web.url + '/', { waitUntil: 'load' });
-  await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
-  assert.match(await page.textContent('#status'), /Ready/);
-  const cid = (await page.textContent('#conversation-id')).trim();
-  assert.match(cid, /^demo-[0-9a-f]+$/);
-  assert.equal(await page.locator('#known-entities li').count(), 3, 'three seeded entities');
+const ui = (page) => ({
+  box: page.getByRole('textbox', { name: 'Message' }),
+  send: page.getByRole('button', { name: 'Send' }),
+  log: page.getByRole('log'),
+});
 
-  // ---- turn 1
-  await page.fill('#message', 'Tell me about Acme Corp and "Project Falcon"');
-  await page.press('#message', 'Enter');
-  await page.waitForSelector('#messages .message.assistant', { timeout: 15_000 });
-  await page.waitForSelector('body[data-state="ready"]');
-  const reply1 = await page.textContent('#messages .message.assistant >> nth=0');
-  const chunks = Number(await page.getAttribute('#messages .message.assistant >> nth=0', 'data-chunks'));
-  assert.ok(chunks > 1, `the reply was rendered as it streamed (${chunks} chunks)`);
-  assert.match(reply1, /I found Acme Corp \(company/);
-  assert.match(reply1, /Project Falcon \(project/);
+/** Sends `text` and waits until the reply is there and Send is enabled again. */
+async function say(page, text, replyText) {
+  const { box, log, send } = ui(page);
+  await box.fill(text);
+  await box.press('Enter');
+  await log.getByText(replyText, { exact: false }).last().waitFor({ timeout: 15_000 });
+  await send.waitFor({ state: 'visible' });
+  await page.waitForFunction(() => !document.querySelector('neotoma-chat').hasAttribute('busy'));
+}
 
-  const extracted1 = await page.locator('#extracted li').allTextContents();
-  assert.deepEqual(extracted1, ['Acme Corp', 'Project Falcon']);
-  const retrievedRows = await page.$$eval('#retrieved tr', (rows) =>
-    rows.map((r) => ({ id: r.dataset.entityId, cells: [...r.cells].map((c) => c.textContent.trim()) })),
-  );
-  assert.equal(retrievedRows.length, 2);
-  assert.deepEqual(retrievedRows.map((r) => r.cells[0]).sort(), ['Acme Corp', 'Project Falcon']);
-  assert.deepEqual(retrievedRows.map((r) => r.cells[1]).sort(), ['company', 'project']);
-  for (const r of retrievedRows) assert.match(r.id, /^ent_/);
+/** Texts the last assistant message went through as it streamed. */
+function watchReply(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('neotoma-chat').shadowRoot;
+    window.replyTexts = [];
+    new MutationObserver(() => {
+      const all = root.querySelectorAll('[part~="message-assistant"] [part="message-text"]');
+      const text = all.length ? all[all.length - 1].textContent : '';
+      if (window.replyTexts.at(-1) !== text) window.replyTexts.push(text);
+    }).observe(root, { subtree: true, childList: true, characterData: true });
+  });
+}
 
-  const stored1 = await page.$$eval('#stored dd', (dds) => Object.fromEntries(dds.map((d) => [d.dataset.field, d.textContent.trim()])));
-  assert.match(stored1['user-message'], /^ent_/);
-  assert.match(stored1['assistant-message'], /^ent_/);
-  assert.notEqual(stored1['user-message'], stored1['assistant-message']);
-  assert.match(stored1['user-refers-to'], /Acme Corp/);
-  assert.match(stored1['user-refers-to'], /Project Falcon/);
-  assert.match(stored1['assistant-refers-to'], /Acme Corp/);
-  assert.match(stored1.replayed, /user no · assistant no/);
-  assert.match(stored1.turn, /^#1/);
+test('demo: it remembers what it is told, across a reload and an export, clear and import', { timeout: 90_000 }, async () => {
+  const { context, page, problems } = await open();
+  const { log } = ui(page);
 
-  let index = await page.$$eval('#turn-index tr', (rows) => rows.map((r) => ({ role: r.dataset.role, key: r.dataset.turnKey, cells: [...r.cells].map((c) => c.textContent.trim()) })));
-  assert.equal(index.length, 2);
-  assert.deepEqual(index.map((r) => r.role), ['user', 'assistant']);
-  assert.ok(index.every((r) => r.key.startsWith(`${cid}:`)));
-  assert.deepEqual(index.map((r) => r.cells[0]), ['1', '1']);
+  await watchReply(page);
+  await say(page, TOLD, "I'll remember Dana Whitfield");
+  const streamed = await page.evaluate(() => window.replyTexts);
+  assert.ok(streamed.length > 3, `the reply streamed in (${streamed.length} states)`);
+  assert.equal(streamed.at(-1), "I'll remember Dana Whitfield (person, at Orbital Labs), Orbital Labs (company) and Project Kestrel (project).");
 
-  // ---- turn 2 (via a suggestion chip)
-  await page.click('button[data-example="What did Sarah Chen say about Acme Corp?"]');
-  await page.waitForFunction(() => document.querySelectorAll('#messages .message.assistant').length === 2, null, { timeout: 15_000 });
-  await page.waitForSelector('body[data-state="ready"]');
-  const reply2 = await page.textContent('#messages .message.assistant >> nth=1');
-  assert.match(reply2, /Sarah Chen \(person/);
-  assert.match(reply2, /Acme Corp/);
-  const extracted2 = await page.locator('#extracted li').allTextContents();
-  assert.deepEqual(extracted2, ['Sarah Chen', 'Acme Corp']);
-  assert.match(await page.textContent('#stored dd[data-field="turn"]'), /^#2/);
+  await say(page, ASKED, ANSWER);
+  const reply = await log.getByText(ANSWER).last().textContent();
+  assert.match(reply, /Orbital Labs/);
+  assert.match(reply, /Project Kestrel/);
+  // the memory panel of the turn lists Dana Whitfield as retrieved
+  await page.getByRole('button', { name: /Memory · turn 2/ }).click();
+  const panel = page.getByRole('region', { name: /Memory of turn 2/ }).or(page.getByLabel(/Memory of turn 2/));
+  await panel.getByText('Dana Whitfield').first().waitFor();
+  const panelText = await panel.first().textContent();
+  assert.match(panelText, /retrieved/i);
+  await page.keyboard.press('Escape');
+  await page.screenshot({ path: join(OUT, 'demo-1280.png'), fullPage: true });
 
-  index = await page.$$eval('#turn-index tr', (rows) => rows.map((r) => ({ role: r.dataset.role, cells: [...r.cells].map((c) => c.textContent.trim()) })));
-  assert.equal(index.length, 4);
-  assert.deepEqual(index.map((r) => r.cells[0]), ['1', '1', '2', '2']);
-  // the responder cites everything it found: the user rows list their entities as stored
-  assert.match(index[0].cells[3], /Acme Corp/);
-  assert.match(index[0].cells[3], /Project Falcon/);
-  assert.match(index[2].cells[3], /Sarah Chen/);
+  // reload: the conversation is still shown, and the answer is the same
+  await page.reload();
+  await page.getByRole('status').filter({ hasText: 'Ready.' }).waitFor({ timeout: 20_000 });
+  await log.getByText(TOLD).first().waitFor();
+  await log.getByText(ANSWER).first().waitFor();
+  await say(page, ASKED, ANSWER);
+  assert.equal(await log.getByText(ANSWER).count(), 2);
 
-  // ---- a message about nothing stored
-  await page.fill('#message', 'Have we met Jordan Blake?');
-  await page.click('#send');
-  await page.waitForFunction(() => document.querySelectorAll('#messages .message.assistant').length === 3, null, { timeout: 15_000 });
-  await page.waitForSelector('body[data-state="ready"]'); // the reply has finished streaming
-  assert.match(await page.textContent('#messages .message.assistant >> nth=2'), /I don't have anything stored about that yet/);
-  assert.match(await page.textContent('#retrieved'), /Nothing found/);
+  // export, clear, import: the same memory
+  await page.getByText('Memory', { exact: true }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export memory' }).click()]);
+  const file = join(OUT, 'neotoma-memory.json');
+  await download.saveAs(file);
+  const exported = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(exported.format, 'neotoma-embedded-store');
+  await page.getByRole('button', { name: 'Clear memory' }).click();
+  await page.getByRole('status').filter({ hasText: 'Memory cleared' }).waitFor();
+  assert.equal(await log.getByText(TOLD).count(), 0, 'the log is empty after clearing');
+  await say(page, ASKED, "I don't know anything about that yet");
 
-  await page.waitForSelector('body[data-state="ready"]');
-  await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  await page.getByLabel('Import memory').setInputFiles(file);
+  await page.getByRole('status').filter({ hasText: 'Memory imported' }).waitFor();
+  await log.getByText(TOLD).first().waitFor();
+  await say(page, ASKED, ANSWER);
+  // what was imported is kept: a reload still has it
+  await page.reload();
+  await page.getByRole('status').filter({ hasText: 'Ready.' }).waitFor({ timeout: 20_000 });
+  await log.getByText(TOLD).first().waitFor();
 
-  assert.deepEqual(problems, [], 'no console errors');
-  assert.deepEqual(foreign, [], 'no request leaves the page origin');
-  assert.ok(web.served.includes('/pkg/browser.mjs'));
+  assert.deepEqual(problems, []);
   await context.close();
 });
 
-test('demo: an invalid message shows the error code inline', { timeout: 60_000 }, async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(web.url + '/');
-  await page.waitForSelector('body[data-state="ready"]', { timeout: 20_000 });
-  // the demo caps messages at 16 KB
-  await page.evaluate(() => {
-    document.querySelector('#message').value = 'x'.repeat(20 * 1024);
-  });
-  await page.click('#send');
-  await page.waitForSelector('#messages .message.error', { timeout: 15_000 });
-  assert.equal(await page.getAttribute('#messages .message.error', 'data-code'), 'INVALID_INPUT');
-  assert.match(await page.textContent('#messages .message.error'), /INVALID_INPUT/);
-  assert.equal(await page.getAttribute('#messages .message.error', 'role'), 'alert');
-  await page.waitForSelector('body[data-state="ready"]');
+test('demo: a first turn with the keyboard only', { timeout: 60_000 }, async () => {
+  const { context, page, problems } = await open();
+  const { box, log } = ui(page);
+  // Tab from the top of the page reaches the message box
+  let reached = false;
+  for (let i = 0; i < 12 && !reached; i += 1) {
+    await page.keyboard.press('Tab');
+    reached = await box.evaluate((el) => el.matches(':focus'));
+  }
+  assert.ok(reached, 'Tab reaches the message box');
+  await page.keyboard.type('My colleague Ana Ruiz at Heron Labs');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('is leading Project Heron');
+  await page.keyboard.press('Enter');
+  await log.getByText("I'll remember Ana Ruiz").waitFor({ timeout: 15_000 });
+  assert.equal(await log.getByText('Project Heron').count() > 0, true);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('demo: 360 px wide, nothing cut off and no horizontal scroll; screenshots are not blank', { timeout: 60_000 }, async () => {
+  const { context, page, problems } = await open({ viewport: { width: 360, height: 800 } });
+  await say(page, TOLD, "I'll remember");
+  const scroll = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  assert.ok(scroll.width <= 360, `no horizontal scroll at 360 px: ${JSON.stringify(scroll)}`);
+  const narrow = await page.screenshot({ path: join(OUT, 'demo-360.png'), fullPage: true });
+  const stats = await imageStats(page, narrow);
+  assert.ok(stats.colours > 20 && stats.commonest < 0.95, `not blank: ${JSON.stringify(stats)}`);
+  const wide = readFileSync(join(OUT, 'demo-1280.png'));
+  const wideStats = await imageStats(page, wide);
+  assert.equal(wideStats.width, 1280);
+  assert.ok(wideStats.colours > 20 && wideStats.commonest < 0.95, `not blank: ${JSON.stringify(wideStats)}`);
+  assert.deepEqual(problems, []);
   await context.close();
 });

@@ -20,6 +20,8 @@ test('README marks its usage snippets for Node, Deno, Vite, the proxy, Workers a
     'tests/packaging/proxy-worker/worker.mjs',
     'tests/packaging/worker/worker.mjs',
     'www/worker/worker.mjs',
+    'tests/widget/embed.mjs',
+    'tests/snippets/memory.mjs',
   ]) {
     assert.ok(files.includes(needed), `README has a snippet of ${needed}`);
   }

@@ -25,6 +25,9 @@ import {
   type RenderTurnReportOptions,
   type CloseTurnResult,
   renderTurnReport,
+  indexedDbStoreStorage,
+  memoryStoreStorage,
+  type EmbeddedStoreDocument,
   indexedDbOutboxStorage,
 } from "neotoma-agent-wasm";
 
@@ -64,7 +67,7 @@ async function main(): Promise<void> {
     await agent.turn("x", () => "y");
   } catch (e) {
     const err = e as NeotomaError;
-    const code: "INVALID_INPUT" | "NEOTOMA_HTTP" | "NEOTOMA_NETWORK" | "NEOTOMA_TIMEOUT" | "IDEMPOTENCY_MISMATCH" | "NEOTOMA_INVALID_RESPONSE" | "LLM_TIMEOUT" | "OUTBOX_STORAGE" = err.code;
+    const code: "INVALID_INPUT" | "NEOTOMA_HTTP" | "NEOTOMA_NETWORK" | "NEOTOMA_TIMEOUT" | "IDEMPOTENCY_MISMATCH" | "NEOTOMA_INVALID_RESPONSE" | "LLM_TIMEOUT" | "OUTBOX_STORAGE" | "STORE_STORAGE" = err.code;
     void code;
   }
   void [ids, replayed, closed.refersTo, n, shared, status, reply, memory, found, key];
@@ -155,6 +158,16 @@ async function main(): Promise<void> {
   await agent.verifyTurn({ turnId: "t9", replies: "x" });
   // @ts-expect-error a produced entity needs its entity_type
   await agent.closeTurn({ turnId: "t9", assistantMessage: "x", entities: [{ name: "Dana" }] });
+
+  // The embedded store kept in a storage, and its memory as JSON
+  const kept = await EmbeddedStore.open(indexedDbStoreStorage(), { onError: (e) => console.log(e.code === "STORE_STORAGE") });
+  const doc: EmbeddedStoreDocument = kept.export();
+  const copy = EmbeddedStore.import(doc);
+  await EmbeddedStore.open(memoryStoreStorage(), { import: doc });
+  await kept.flush();
+  new NeotomaAgent({ conversationId: "c9", transport: copy });
+  // @ts-expect-error a storage needs list, put and delete
+  await EmbeddedStore.open({ list: () => [] });
 
   // @ts-expect-error conversationId is required
   new NeotomaAgent({});
