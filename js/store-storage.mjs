@@ -2,6 +2,8 @@
 // JSON object per key. IndexedDB for browsers (a reload finds the memory again), a Map for the
 // rest and for tests. Both list `[key, record]` pairs and apply a write call's changes at once.
 
+import { objectStoreRunner } from './indexeddb.mjs';
+
 // The Web Locks this page holds (or is waiting for), by name (see `holdLock`).
 const held = new Map();
 
@@ -39,29 +41,7 @@ function holdLock(name) {
  * @param {{ databaseName?: string, storeName?: string }} [options]
  */
 export function indexedDbStoreStorage({ databaseName = 'neotoma-agent-wasm-store', storeName = 'records' } = {}) {
-  let opening = null;
-  const open = () =>
-    (opening ??= new Promise((resolve, reject) => {
-      const request = indexedDB.open(databaseName, 1);
-      request.onupgradeneeded = () => request.result.createObjectStore(storeName);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-      request.onblocked = () => reject(new Error(`IndexedDB ${databaseName} is blocked by another tab`));
-    }).catch((error) => {
-      opening = null; // a later call tries again
-      throw error;
-    }));
-
-  // Resolves with what `work` returns once the transaction has completed.
-  async function run(mode, work) {
-    const db = await open();
-    return new Promise((resolve, reject) => {
-      const tx = db.transaction(storeName, mode, mode === 'readwrite' ? { durability: 'strict' } : undefined);
-      const result = work(tx.objectStore(storeName));
-      tx.oncomplete = () => resolve(result);
-      tx.onerror = tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    });
-  }
+  const run = objectStoreRunner(databaseName, storeName);
 
   return {
     get: (key) => run('readonly', (store) => store.get(key)).then((request) => request.result),

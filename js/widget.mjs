@@ -272,6 +272,21 @@ function reasonWords(code, status) {
  * @param {'load' | 'setup' | 'turn'} stage
  * @param {boolean} llmCalled the model was asked (the user message had been checked and sent)
  */
+/** A store warning in plain words (the server's own text is long and speaks in codes). */
+function warningWords(warning, entityType) {
+  const field = /"([^"]+)"/.exec(warning?.message ?? '')?.[1];
+  switch (warning?.code) {
+    case 'UNKNOWN_FIELD':
+      return `${field ? `“${field}”` : 'a field'} is not something Neotoma keeps for a ${entityType}, so it was left out`;
+    case 'MISSING_REQUIRED_FIELD':
+      return `a ${entityType} is normally stored with ${field ? `“${field}”` : 'more fields'}; remembered without it`;
+    case 'SOURCE_PRIORITY_ESCALATION':
+      return 'written at the default trust level (Neotoma notes this for every new name)';
+    default:
+      return warning?.message ?? warning?.code ?? null;
+  }
+}
+
 function describeError(error, stage, llmCalled) {
   const code = error && typeof error === 'object' ? error.code : undefined;
   const isNeotoma = error && typeof error === 'object' && error.name === 'NeotomaError';
@@ -780,7 +795,7 @@ export class NeotomaChatElement extends Base {
         'Entities produced',
         this.#list(
           (result.produced ?? []).map((p) => {
-            const warnings = (p.warnings ?? []).map((w) => w?.message ?? w?.code).filter(Boolean);
+            const warnings = (p.warnings ?? []).map((w) => warningWords(w, p.entity_type)).filter(Boolean);
             return this.#entityItem(p, [p.action === 'created' ? 'created' : 'matched existing', warnings.length ? ` (${warnings.join('; ')})` : '']);
           }),
           result.pending?.assistant ? 'none yet (the reply is waiting in the outbox)' : 'none',

@@ -152,7 +152,7 @@ const proxyExports = 'createNeotomaProxy, toNodeHandler';
 // `neotoma-agent-wasm/report` alone formats a result without loading the wasm.
 const reportFiles = ['report.mjs', 'report.d.ts'];
 // The IndexedDB outbox storage (js/outbox-indexeddb.mjs): the browser entry makes it the default.
-const idbFiles = ['outbox-indexeddb.mjs', 'outbox-indexeddb.d.ts'];
+const idbFiles = ['outbox-indexeddb.mjs', 'outbox-indexeddb.d.ts', 'indexeddb.mjs'];
 // The chat element (js/widget.mjs, plain JS): `import 'neotoma-agent-wasm/widget'` defines
 // <neotoma-chat>; it loads the browser entry (`./browser.mjs`) itself. Not re-exported by the
 // entries (it needs a DOM).

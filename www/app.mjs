@@ -4,7 +4,7 @@
 // settings (the key stays in this tab's memory). When the server was started with NEOTOMA_URL and
 // NEOTOMA_TOKEN, the memory can be a real Neotoma instead, through the site's own proxy.
 
-import { NeotomaAgent, EmbeddedStore, indexedDbStoreStorage } from '/pkg/browser.mjs';
+import { EmbeddedStore, indexedDbStoreStorage } from '/pkg/browser.mjs';
 import '/pkg/widget.mjs';
 import { localResponder } from './responder.mjs';
 import { openAIChatWithMemory } from './openai-llm.mjs';
@@ -61,7 +61,9 @@ function connect() {
   localStorage.setItem(CONVERSATION_KEY, state.conversationId);
   $('conversation-id').textContent = state.conversationId;
   const transport = state.where === 'neotoma' ? { baseUrl: state.neotomaBaseUrl } : state.store;
-  chat.agent = new NeotomaAgent({ conversationId: state.conversationId, transport, platform: 'neotoma-agent-wasm demo' });
+  // as options, not an agent: the element then makes the agent itself and times its requests
+  chat.agent = null;
+  chat.agentOptions = { conversationId: state.conversationId, transport, platform: 'neotoma-agent-wasm demo' };
   if (state.where === 'embedded') {
     chat.load(history(state.store, state.conversationId));
     $('store-current').textContent = 'Kept in this browser (IndexedDB): a reload finds it again.';

@@ -84,6 +84,18 @@ test('demo: it remembers what it is told, across a reload and an export, clear a
   assert.ok(streamed.length > 3, `the reply streamed in (${streamed.length} states)`);
   assert.equal(streamed.at(-1), "I'll remember Dana Whitfield (person, at Orbital Labs), Orbital Labs (company) and Project Kestrel (project).");
 
+  // what turn 1 produced, its store warnings in plain words (not the server's codes)
+  await page.getByRole('button', { name: /Memory · turn 1/ }).click();
+  const first = page.getByLabel(/Memory of turn 1/).first();
+  await first.getByText('Orbital Labs').first().waitFor();
+  const firstText = await first.textContent();
+  const produced = firstText.slice(firstText.indexOf('Entities produced'), firstText.indexOf('Messages stored'));
+  assert.match(produced, /company Orbital Labs · created \(written at the default trust level/);
+  assert.doesNotMatch(produced, /SOURCE_PRIORITY_ESCALATION|UNKNOWN_FIELD/);
+  // the requests the turn took, with their times (the element times the store it was given)
+  assert.match(firstText, /\/store/);
+  await page.keyboard.press('Escape');
+
   await say(page, ASKED, ANSWER);
   const reply = await log.getByText(ANSWER).last().textContent();
   assert.match(reply, /Orbital Labs/);
