@@ -177,3 +177,53 @@ test('demo: 360 px wide, nothing cut off and no horizontal scroll; screenshots a
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('demo: an OpenAI-compatible model from the settings, and the switch to a real Neotoma behind /neotoma', { timeout: 60_000 }, async () => {
+  const { startOpenAIServer } = await import('../packaging/edge/openai-sse-server.mjs');
+  const { startTestServer, turnIndex } = await import('../server/harness.mjs');
+  const model = await startOpenAIServer();
+  const neotoma = await startTestServer();
+  const withNeotoma = await serveDemo({ NEOTOMA_URL: neotoma.url, NEOTOMA_TOKEN: neotoma.token });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  try {
+    await page.goto(`${withNeotoma.url}/`);
+    await page.getByRole('status').filter({ hasText: 'Ready.' }).waitFor({ timeout: 20_000 });
+
+    // the model settings: base URL, model, a key kept in memory only
+    await page.locator('summary').filter({ hasText: /^Model$/ }).click();
+    await page.getByLabel('Base URL').fill(`${model.url}/v1`);
+    await page.getByLabel('Model', { exact: true }).fill('demo-test-model');
+    await page.getByLabel('API key').fill('sk-demo-key');
+    await page.getByRole('button', { name: 'Use this model' }).click();
+    await page.getByText('Now: demo-test-model').waitFor();
+    const args = JSON.stringify({ entities: [{ entity_type: 'person', name: 'Lee Park', organization: 'Acme Corp' }] });
+    model.planReply(['Noted: ', 'Lee Park works at Acme Corp.', { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'remember', arguments: args } }] }]);
+    await say(page, 'Lee Park works at Acme Corp', 'Lee Park works at Acme Corp.');
+    const request = model.requests.at(-1);
+    assert.equal(request.headers.authorization, 'Bearer sk-demo-key');
+    assert.equal(request.body.model, 'demo-test-model');
+    assert.equal(request.body.tools[0].function.name, 'remember');
+    await page.getByRole('button', { name: /Memory · turn 1/ }).click();
+    await page.getByLabel(/Memory of turn 1/).first().getByText('Lee Park').first().waitFor();
+    const stored = await page.evaluate(() => JSON.stringify(localStorage) + document.cookie);
+    assert.ok(!stored.includes('sk-demo-key'), 'the key is not stored');
+
+    // the memory switched to the real Neotoma: the next turn is stored there, through /neotoma
+    await page.getByText('Memory', { exact: true }).click();
+    await page.getByLabel('Neotoma server (through this site\'s proxy)').check();
+    await page.getByText('Kept in the Neotoma server').waitFor();
+    await page.getByRole('button', { name: 'Use the built-in responder' }).click();
+    await say(page, 'My colleague Dana Whitfield at Orbital Labs is leading Project Kestrel', "I'll remember Dana Whitfield");
+    const cid = (await page.locator('#conversation-id').textContent()).trim();
+    assert.equal((await turnIndex(neotoma, cid)).turns.length, 2, 'both messages reached the real store');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await withNeotoma.close();
+    await neotoma.close();
+    await model.close();
+  }
+});

@@ -11,7 +11,8 @@
 //       written in 5-byte pieces, so lines and UTF-8 characters are split across writes.
 //   server.planStatus(status, body)             a non-stream answer (e.g. 401 JSON)
 //
-// No plan queued: 500. Binds 127.0.0.1 only.
+// No plan queued: 500. Binds 127.0.0.1 only. Answers CORS preflights and allows any origin, as
+// hosted OpenAI-compatible APIs do, so a page (the demo's model settings) can call it too.
 
 import http from 'node:http';
 
@@ -52,6 +53,12 @@ export async function startOpenAIServer() {
   const requests = [];
   const plans = [];
   const server = http.createServer(async (req, res) => {
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-headers': 'authorization, content-type, accept', 'access-control-allow-methods': 'POST' });
+      res.end();
+      return;
+    }
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const text = Buffer.concat(chunks).toString('utf8');
