@@ -34,6 +34,8 @@ enum StoreFault {
     AssistantDown,
     /// Every store is answered 429 with `Retry-After` (ms).
     RateLimited(u32),
+    /// `/create_relationships` gets no answer (stores go through).
+    EdgesDown,
 }
 
 /// The embedded store, logging every call, with `/store` faults on cue.
@@ -82,6 +84,9 @@ impl Net {
         self.calls
             .borrow_mut()
             .push(("/create_relationships", body.clone()));
+        if self.fault.get() == StoreFault::EdgesDown {
+            return Err(Error::new(ErrorCode::NeotomaNetwork, "connection refused"));
+        }
         self.inner.call(Call::CreateRelationships, body).await
     }
 }
@@ -554,4 +559,65 @@ fn a_flush_dropped_while_sending_does_not_hold_up_the_next() {
         .unwrap();
     assert_eq!(flushed.pending, 0);
     assert!(block_on(agent.pending_writes()).unwrap().is_empty());
+}
+
+/// Replies naming Acme Corp, and producing a note: a stored body no agent could rebuild from the
+/// reply's text alone.
+struct CitingWithEntities;
+
+impl Llm for CitingWithEntities {
+    async fn reply(&self, _msg: &str, _ctx: &TurnContext) -> Result<Reply, Error> {
+        Ok(Reply {
+            text: "About Acme Corp.".into(),
+            entities: vec![
+                json!({"entity_type": "note", "content": "asked about Acme"})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+            ],
+            ..Default::default()
+        })
+    }
+}
+
+#[test]
+fn a_replay_whose_edge_repair_fails_keeps_the_edges_not_a_rebuilt_store() {
+    let w = World::new("c-edges");
+    let llm = CitingWithEntities;
+    // turn 1 stored whole before Acme Corp existed: its reply refers to nothing yet
+    let first = w.agent(MemoryStorage::default());
+    block_on(first.turn("Tell me about Acme Corp".into(), &llm, turn_one())).unwrap();
+    let acme = seed(&w.store, "company", "Acme Corp");
+
+    // a fresh agent replays turn 1: it now finds Acme Corp, and the reply's edge to it cannot be
+    // created right now
+    let storage = MemoryStorage::default();
+    let again = w.agent(storage.clone());
+    again.transport().fault.set(StoreFault::EdgesDown);
+    let replayed =
+        block_on(again.turn("Tell me about Acme Corp".into(), &llm, turn_one())).unwrap();
+    assert!(
+        replayed.pending.assistant,
+        "the missing edges wait in the outbox"
+    );
+    let reply = replayed.assistant_message_entity_id.clone().unwrap();
+    assert!(outbound(&w.store, &reply, "REFERS_TO")
+        .iter()
+        .all(|t| *t != acme));
+
+    // once edges can be created, the flush creates them: no /store, nothing superseded
+    // (the user message's edge failed the same way: its own write, identical, waits too)
+    again.transport().fault.set(StoreFault::None);
+    let before = again.transport().calls.borrow().len();
+    let flushed = block_on(again.flush()).unwrap();
+    assert_eq!((flushed.flushed, flushed.pending), (2, 0));
+    assert!(flushed.superseded.is_empty(), "{:?}", flushed.superseded);
+    assert!(flushed.failed.is_empty(), "{:?}", flushed.failed);
+    let sent = again.transport().calls.borrow()[before..].to_vec();
+    let reply_stores = sent
+        .iter()
+        .filter(|(path, body)| *path == "/store" && body["entities"][1]["role"] == "assistant")
+        .count();
+    assert_eq!(reply_stores, 0, "the reply is not stored again");
+    assert!(outbound(&w.store, &reply, "REFERS_TO").contains(&acme));
 }

@@ -60,13 +60,19 @@ export interface OutboxStorage {
 }
 
 /** A message store waiting in the outbox: the exact body and its idempotency key (never the token). */
+/** What a write in the outbox is: a message (`user`, `assistant`), entities stored by
+ *  `remember()` (`remember`: no turn, `turnId` ""), or a stored message's missing REFERS_TO edges
+ *  (`edges`: a `/create_relationships` body). */
+export type WriteRole = "user" | "assistant" | "remember" | "edges";
+
 export interface PendingWrite {
   idempotencyKey: string;
   turnId: string;
-  role: "user" | "assistant";
+  role: WriteRole;
+  /** The message's turn key ("" for `remember` and `edges`). */
   turnKey: string;
   refersTo: string[];
-  body: StoreRequest;
+  body: StoreRequest | { relationships: RelationshipById[] };
   queuedAtMs: number;
 }
 
@@ -76,10 +82,10 @@ export interface FlushResult {
   /** Still waiting (the server is still unreachable). */
   pending: number;
   /** Refused on their merits (e.g. a 400) and dropped from the outbox. */
-  failed: Array<{ idempotencyKey: string; turnId: string; role: "user" | "assistant"; code: NeotomaErrorCode; message: string }>;
+  failed: Array<{ idempotencyKey: string; turnId: string; role: WriteRole; code: NeotomaErrorCode; message: string }>;
   /** Met `IDEMPOTENCY_MISMATCH` when sent: another instance stored a different text under the
    *  key meanwhile, and that one stands. Dropped from the outbox. */
-  superseded: Array<{ idempotencyKey: string; turnId: string; role: "user" | "assistant"; code: "IDEMPOTENCY_MISMATCH"; message: string }>;
+  superseded: Array<{ idempotencyKey: string; turnId: string; role: WriteRole; code: "IDEMPOTENCY_MISMATCH"; message: string }>;
 }
 
 export interface FlushOptions {
@@ -93,10 +99,10 @@ export interface FlushOptions {
 /** What `onEvent` receives. */
 export type AgentEvent =
   | { type: "retry"; path: string; attempt: number; delayMs: number; code: NeotomaErrorCode; status?: number }
-  | { type: "writePending"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; code: NeotomaErrorCode; message: string; pending: number }
-  | { type: "writeFlushed"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; replayed: boolean; pending: number }
-  | { type: "writeFailed"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; code: NeotomaErrorCode; message: string; status?: number }
-  | { type: "writeSuperseded"; turnId: string; role: "user" | "assistant"; idempotencyKey: string; code: "IDEMPOTENCY_MISMATCH"; message: string }
+  | { type: "writePending"; turnId: string; role: WriteRole; idempotencyKey: string; code: NeotomaErrorCode; message: string; pending: number }
+  | { type: "writeFlushed"; turnId: string; role: WriteRole; idempotencyKey: string; replayed: boolean; pending: number }
+  | { type: "writeFailed"; turnId: string; role: WriteRole; idempotencyKey: string; code: NeotomaErrorCode; message: string; status?: number }
+  | { type: "writeSuperseded"; turnId: string; role: WriteRole; idempotencyKey: string; code: "IDEMPOTENCY_MISMATCH"; message: string }
   /** One pass of the outbox's own timer; `nextAttemptMs` when writes still wait. */
   | { type: "drain"; flushed: number; failed: number; superseded: number; pending: number; nextAttemptMs?: number };
 

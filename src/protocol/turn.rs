@@ -70,6 +70,9 @@ const HITS_PER_LOOKUP: u32 = 5;
 pub const DEFAULT_LLM_TIMEOUT_MS: u32 = 300_000;
 /// Turns remembered per agent (turn number and retrieved set, for close_turn and replays).
 const REMEMBERED_TURNS: usize = 1024;
+/// The `role` of a stored message's missing edges in the outbox and in events (`edges_write`).
+pub const EDGES_ROLE: &str = "edges";
+
 /// The outbox's own timer: first wait after a write could not go, doubled after every pass
 /// that sends nothing, up to the cap (a `Retry-After` from the server is used instead).
 const DRAIN_FIRST_DELAY_MS: u32 = 1_000;
@@ -824,24 +827,15 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 let mut pending = false;
                 if let Err(e) = repaired {
                     let then = if self.config.outbox_enabled {
-                        "the reply's write goes to the outbox to try again"
+                        "the missing edges go to the outbox to try again"
                     } else {
                         "the stored reply is returned as it is"
                     };
                     store_warnings.push(repair_failed(&e, &id, then));
                     if self.config.outbox_enabled {
-                        // the same body the reply was stored with (its revision's key), so the
-                        // outbox's send is answered as a replay and then re-creates the edges
-                        let message = Message {
-                            role: Role::Assistant,
-                            turn_id: &opened.turn_id,
-                            content: &stored.text,
-                            turn_number: Some(opened.turn_number),
-                            extra: None,
-                            refers_to: &refers_to,
-                            produced: &[],
-                        };
-                        let write = self.pending_write(&message, Some(stored.revision));
+                        // the edges alone: the reply is stored, and its body (extras, produced
+                        // entities) cannot be rebuilt from its text to be sent again
+                        let write = self.edges_write(&opened.turn_id, &id, &refers_to, repair);
                         pending = self.defer(write, &e).await.is_ok();
                     }
                 }
@@ -951,6 +945,26 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             role: message.role.as_str().to_owned(),
             turn_key: turn_key(self.conversation_id(), message.turn_id, message.role),
             refers_to: message.refers_to.to_vec(),
+            body,
+            queued_at_ms: self.runtime.now_ms() as u64,
+        }
+    }
+
+    /// A stored message's missing REFERS_TO edges, as the outbox keeps them: a
+    /// `/create_relationships` (idempotent per pair), one per message (keyed by its entity id).
+    fn edges_write(
+        &self,
+        turn_id: &str,
+        entity_id: &str,
+        targets: &[String],
+        body: Value,
+    ) -> PendingWrite {
+        PendingWrite {
+            idempotency_key: format!("edges-{entity_id}"),
+            turn_id: turn_id.to_owned(),
+            role: EDGES_ROLE.to_owned(),
+            turn_key: String::new(),
+            refers_to: targets.to_vec(),
             body,
             queued_at_ms: self.runtime.now_ms() as u64,
         }
@@ -1217,17 +1231,17 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 result.pending = 0;
                 return Ok(());
             };
-            let request = if write.role == REMEMBER_ROLE {
-                Request::StoreEntities
-            } else {
-                Request::Store(&write.turn_key)
+            let request = match write.role.as_str() {
+                REMEMBER_ROLE => Request::StoreEntities,
+                EDGES_ROLE => Request::CreateRelationships,
+                _ => Request::Store(&write.turn_key),
             };
             let sent = self.send(request, &write.body, retry).await;
             // Ok(replayed) when stored, Err when refused on its merits: either way it leaves
             // the outbox (one `remove` await for both).
             let stored = match sent {
-                // entities alone: no message to find, no edges to make sure of
-                Ok(answer) if write.role == REMEMBER_ROLE => {
+                // entities alone, or edges alone: no message to find, no edges to make sure of
+                Ok(answer) if write.role == REMEMBER_ROLE || write.role == EDGES_ROLE => {
                     Ok(answer["replayed"].as_bool() == Some(true))
                 }
                 Ok(answer) => {
