@@ -58,7 +58,7 @@ function latestConversation(store) {
 
 /** Points the widget at the current store and conversation, showing what is already stored. */
 function connect() {
-  localStorage.setItem(CONVERSATION_KEY, state.conversationId);
+  if (state.where === 'embedded') localStorage.setItem(CONVERSATION_KEY, state.conversationId);
   $('conversation-id').textContent = state.conversationId;
   const transport = state.where === 'neotoma' ? { baseUrl: state.neotomaBaseUrl } : state.store;
   // as options, not an agent: the element then makes the agent itself and times its requests
@@ -102,7 +102,11 @@ $('model-form').addEventListener('submit', (event) => {
 $('model-builtin').addEventListener('click', useBuiltin);
 
 $('store-choice').addEventListener('change', (event) => {
+  if (busy()) return;
   state.where = event.target.value;
+  // The real Neotoma gets a conversation of its own: the page cannot read its history back
+  // (the proxy forwards the turn protocol's calls only), so turns are numbered from 1 again.
+  state.conversationId = state.where === 'neotoma' ? newConversationId() : localStorage.getItem(CONVERSATION_KEY);
   connect();
 });
 
@@ -118,10 +122,18 @@ $('export').addEventListener('click', async () => {
   status('Memory exported to neotoma-memory.json.');
 });
 
+/** Whether a turn is running: its writes go to the store it started on, so that store must not
+ *  be replaced under it (two stores writing one storage would leave records neither can load). */
+function busy() {
+  if (!chat.hasAttribute('busy')) return false;
+  status('Wait for the reply to finish, then try again.', 'error');
+  return true;
+}
+
 $('import').addEventListener('change', async (event) => {
   const file = event.target.files?.[0];
   event.target.value = '';
-  if (!file) return;
+  if (!file || busy()) return;
   try {
     const doc = JSON.parse(await file.text());
     EmbeddedStore.import(doc); // refuses another format before the stored memory is replaced
@@ -136,6 +148,7 @@ $('import').addEventListener('change', async (event) => {
 });
 
 $('clear').addEventListener('click', async () => {
+  if (busy()) return;
   await openStore({ import: new EmbeddedStore().export() }); // the stored records replaced by none
   state.conversationId = newConversationId();
   connect();

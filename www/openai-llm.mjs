@@ -47,6 +47,29 @@ export function systemPrompt(memory) {
   ].join('\n');
 }
 
+/** Types a model may report (the ones the `remember` tool names). */
+const TYPES = REMEMBER_TOOL.function.parameters.properties.entities.items.properties.entity_type.enum;
+/** Fields of the turn protocol's own entities, which the agent refuses on a produced one. */
+const PROTOCOL_FIELDS = ['turn_key', 'conversation_id', 'sender_kind', 'idempotency_key', 'entity_id', 'relationships'];
+/** The agent's default `maxProducedEntities`. */
+const MAX_ENTITIES = 16;
+
+/**
+ * What a model reported, made acceptable to the agent: a model's slip (a `"Person"` type, a
+ * string instead of an object, an `entity_id`, too many) would otherwise make the agent refuse
+ * the whole reply. Unknown types and non-objects are dropped, types lowercased, protocol fields
+ * removed, the list capped.
+ */
+export function cleanEntities(reported) {
+  if (!Array.isArray(reported)) return [];
+  return reported
+    .filter((e) => e !== null && typeof e === 'object' && !Array.isArray(e) && typeof e.entity_type === 'string')
+    .map((e) => ({ ...e, entity_type: e.entity_type.trim().toLowerCase() }))
+    .filter((e) => TYPES.includes(e.entity_type))
+    .map((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !PROTOCOL_FIELDS.includes(k))))
+    .slice(0, MAX_ENTITIES);
+}
+
 /** The entities of a reply's closing ```json block, if it has one. */
 export function entitiesFromText(text) {
   const block = text.match(/```json\s*([\s\S]*?)```\s*$/);
@@ -126,7 +149,7 @@ export function openAIChatWithMemory({ baseUrl, model, apiKey }) {
           return [];
         }
       });
-      return called.length > 0 ? called : entitiesFromText(text);
+      return cleanEntities(called.length > 0 ? called : entitiesFromText(text));
     };
     return { stream: stream(), entities };
   };

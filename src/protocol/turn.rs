@@ -72,6 +72,8 @@ pub const DEFAULT_LLM_TIMEOUT_MS: u32 = 300_000;
 const REMEMBERED_TURNS: usize = 1024;
 /// The `role` of a stored message's missing edges in the outbox and in events (`edges_write`).
 pub const EDGES_ROLE: &str = "edges";
+/// The outbox key of a stored message's missing edges: this, then the message's entity id.
+const EDGES_KEY_PREFIX: &str = "edges-";
 
 /// The outbox's own timer: first wait after a write could not go, doubled after every pass
 /// that sends nothing, up to the cap (a `Retry-After` from the server is used instead).
@@ -960,7 +962,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         body: Value,
     ) -> PendingWrite {
         PendingWrite {
-            idempotency_key: format!("edges-{entity_id}"),
+            idempotency_key: format!("{EDGES_KEY_PREFIX}{entity_id}"),
             turn_id: turn_id.to_owned(),
             role: EDGES_ROLE.to_owned(),
             turn_key: String::new(),
@@ -1236,7 +1238,17 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 EDGES_ROLE => Request::CreateRelationships,
                 _ => Request::Store(&write.turn_key),
             };
-            let sent = self.send(request, &write.body, retry).await;
+            // a stored message's edges: built from the targets now queued, which a second
+            // replay may have added to (the outbox merges targets, not bodies)
+            let edges;
+            let body = match write.idempotency_key.strip_prefix(EDGES_KEY_PREFIX) {
+                Some(source) if write.role == EDGES_ROLE => {
+                    edges = refers_to_request(source, &write.refers_to);
+                    &edges
+                }
+                _ => &write.body,
+            };
+            let sent = self.send(request, body, retry).await;
             // Ok(replayed) when stored, Err when refused on its merits: either way it leaves
             // the outbox (one `remove` await for both).
             let stored = match sent {

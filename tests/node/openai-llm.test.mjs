@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { NeotomaAgent } from 'neotoma-agent-wasm';
-import { openAIChatWithMemory, entitiesFromText } from '../../www/openai-llm.mjs';
+import { openAIChatWithMemory, entitiesFromText, cleanEntities } from '../../www/openai-llm.mjs';
 import { startOpenAIServer } from '../packaging/edge/openai-sse-server.mjs';
 
 let llmServer;
@@ -65,4 +65,19 @@ test('a closing JSON block: parsed when well-formed, ignored otherwise', () => {
   assert.deepEqual(entitiesFromText('Ok.\n```json\n{"entities":[{"entity_type":"note","content":"x"}]}\n```'), [{ entity_type: 'note', content: 'x' }]);
   assert.deepEqual(entitiesFromText('Ok.\n```json\n{"entities": [\n```'), []);
   assert.deepEqual(entitiesFromText('No block here.'), []);
+});
+
+test("a model's slips are cleaned up rather than refusing the whole reply", () => {
+  assert.deepEqual(
+    cleanEntities([
+      { entity_type: 'Person', name: 'Dana Whitfield', entity_id: 'ent_x', conversation_id: 'c1' },
+      'Dana',
+      null,
+      { entity_type: 'agent_grant', capability: 'admin' },
+      { name: 'no type' },
+    ]),
+    [{ entity_type: 'person', name: 'Dana Whitfield' }],
+  );
+  assert.equal(cleanEntities(Array.from({ length: 20 }, (_, i) => ({ entity_type: 'note', content: `n${i}` }))).length, 16);
+  assert.deepEqual(cleanEntities('not a list'), []);
 });

@@ -137,6 +137,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         };
         let mut repairs = Vec::new();
         if needs("outbox.pending") {
+            // a flush the timer is sending would make this pass only count: wait for it
+            self.flush_idle().await;
             let flushed = self.flush_pass(&self.config.retry).await?;
             repairs.push(Repair {
                 id: "outbox.pending".into(),
@@ -165,39 +167,57 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             let Some(edges) = &found.edges else {
                 continue;
             };
-            let mut missing: Vec<Value> = Vec::new();
+            let source = &found.message.entity_id;
+            let mut part_of: Vec<Value> = Vec::new();
             if found.conversation.is_none() {
                 if conversation.is_none() {
                     conversation = self.conversation_entity().await;
                 }
                 if let Some(target) = &conversation {
-                    missing.push(edge("PART_OF", &found.message.entity_id, target));
+                    part_of.push(edge("PART_OF", source, target));
                 }
             }
-            for target in meant.refers_to.iter().flatten() {
-                if !edges.iter().any(|(t, to)| t == "REFERS_TO" && to == target) {
-                    missing.push(edge("REFERS_TO", &found.message.entity_id, target));
+            let refers_to: Vec<Value> = meant
+                .refers_to
+                .iter()
+                .flatten()
+                .filter(|target| {
+                    !edges
+                        .iter()
+                        .any(|(t, to)| t == "REFERS_TO" && to == *target)
+                })
+                .map(|target| edge("REFERS_TO", source, target))
+                .collect();
+            // one request per edge type: a same-origin proxy may take REFERS_TO from a message
+            // and refuse PART_OF, and one refusal must not cost the other edges
+            let mut created = 0;
+            let mut failures = Vec::new();
+            for batch in [refers_to, part_of].into_iter().filter(|b| !b.is_empty()) {
+                let count = batch.len();
+                let body = json!({ "relationships": batch });
+                match self
+                    .send(Request::CreateRelationships, &body, &self.config.retry)
+                    .await
+                {
+                    Ok(_) => created += count,
+                    Err(e) => failures.push(format!("{count} edge(s) failed: {}", e.message)),
                 }
             }
-            if missing.is_empty() {
+            if created == 0 && failures.is_empty() {
                 continue;
             }
-            let count = missing.len();
-            let body = json!({ "relationships": missing });
-            let created = self
-                .send(Request::CreateRelationships, &body, &self.config.retry)
-                .await;
+            let mut message = format!("created {created} missing edge(s) of the {label}");
+            if !failures.is_empty() {
+                message = format!("{message}; {}", failures.join("; "));
+            }
             repairs.push(Repair {
                 id: format!("{label}.edges"),
-                action: if created.is_ok() {
+                action: if created > 0 {
                     "created_relationships"
                 } else {
                     "skipped"
                 },
-                message: match created {
-                    Ok(_) => format!("created {count} missing edge(s) of the {label}"),
-                    Err(e) => format!("creating {count} edge(s) failed: {}", e.message),
-                },
+                message,
             });
         }
         let diagnoses = self.verify_turn(input).await?;
