@@ -110,7 +110,8 @@ export declare class NeotomaChatElement extends HTMLElement {
    * (showing nothing new) if an item is not `{ role: "user" | "assistant", content: string }`.
    */
   load(messages: readonly NeotomaChatMessage[]): void;
-  /** Empties the log (messages, errors, panels). The agent and its store are kept. */
+  /** Empties the log (messages, errors, panels). The agent and its store are kept, and in the
+   *  same conversation turns go on being numbered after the ones already stored. */
   clear(): void;
 }
 

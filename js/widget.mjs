@@ -265,13 +265,6 @@ function reasonWords(code, status) {
   return 'failed';
 }
 
-/**
- * What went wrong, in plain words, for a person using the chat (the error's own `code` and
- * message stay on the event and in a collapsed "Technical details").
- * @param {unknown} error
- * @param {'load' | 'setup' | 'turn'} stage
- * @param {boolean} llmCalled the model was asked (the user message had been checked and sent)
- */
 /** A store warning in plain words (the server's own text is long and speaks in codes). */
 function warningWords(warning, entityType) {
   const field = /"([^"]+)"/.exec(warning?.message ?? '')?.[1];
@@ -287,6 +280,13 @@ function warningWords(warning, entityType) {
   }
 }
 
+/**
+ * What went wrong, in plain words, for a person using the chat (the error's own `code` and
+ * message stay on the event and in a collapsed "Technical details").
+ * @param {unknown} error
+ * @param {'load' | 'setup' | 'turn'} stage
+ * @param {boolean} llmCalled the model was asked (the user message had been checked and sent)
+ */
 function describeError(error, stage, llmCalled) {
   const code = error && typeof error === 'object' ? error.code : undefined;
   const isNeotoma = error && typeof error === 'object' && error.name === 'NeotomaError';
@@ -328,6 +328,8 @@ function describeError(error, stage, llmCalled) {
       return 'This turn was already stored with a different text, so nothing was changed.';
     case 'LLM_TIMEOUT':
       return 'The model took too long to answer. Send again to retry.';
+    case 'STORE_STORAGE':
+      return 'This browser could not save the memory (its storage failed). Send again: the same turn is completed, not stored twice.';
     case 'OUTBOX_STORAGE':
       return 'The browser could not keep the unsent messages (its storage failed).';
     default:
@@ -431,6 +433,9 @@ export class NeotomaChatElement extends Base {
   #recorder = null; // the running turn's request log, while a turn runs
   #fetchListener = null;
   #pendingNotices = new Map(); // turnId -> { node, roles: Set<'user' | 'assistant'> }
+  // The last turn that failed: sending the same text again reuses its turn id and number, so
+  // the agent replays what was stored instead of storing the message a second time.
+  #failedTurn = null;
   #lastOpened = [];
 
   constructor() {
@@ -555,6 +560,7 @@ export class NeotomaChatElement extends Base {
     this.clear();
     for (const m of messages) this.#addMessage(m.role, m.content);
     this.#historyTurns = messages.filter((m) => m.role === 'user').length;
+    this.#turnsSinceLoad = 0;
     this.#countedConversation = this.#conversationId();
     this.#scrollToEnd(true);
   }
@@ -565,9 +571,14 @@ export class NeotomaChatElement extends Base {
     this.#entries = [];
     this.#pendingNotices.clear();
     this.#lastOpened = [];
-    this.#historyTurns = 0;
-    this.#turnsSinceLoad = 0;
-    this.#countedConversation = this.#conversationId();
+    this.#failedTurn = null;
+    // Within the same conversation turn numbers go on (a cleared log must not number turns from
+    // 1 again: two turns would share a number); another conversation counts from 1.
+    if (this.#conversationId() !== this.#countedConversation) {
+      this.#historyTurns = 0;
+      this.#turnsSinceLoad = 0;
+      this.#countedConversation = this.#conversationId();
+    }
     this.#ui.log.replaceChildren(this.#ui.empty);
     this.#ui.log.removeAttribute('aria-busy');
   }
@@ -905,6 +916,8 @@ export class NeotomaChatElement extends Base {
     rec.request = (entry) => rec.requests.push(entry);
     rec.event = (event) => rec.events.push(event);
     let listener = null;
+    let opts = {};
+    let again = null;
 
     try {
       // Nothing is shown as sent until the chat can send it.
@@ -925,21 +938,30 @@ export class NeotomaChatElement extends Base {
       const custom = recorded ? this.#agentOptions?.identifierExtractor : undefined;
       const identifiers = identifiersOf(typeof custom === 'function' ? custom : lib.extractIdentifiers, message);
 
-      input.value = '';
-      userEntry = this.#addMessage('user', message);
-      bubble = this.#addMessage('assistant', '', false);
-      const textEl = bubble.node.querySelector('.text');
-      textEl.classList.add('typing');
-      log.setAttribute('aria-busy', 'true');
-
-      const opts = {};
+      opts = {};
       if (agent.conversationId !== this.#countedConversation) {
         this.#historyTurns = 0;
         this.#turnsSinceLoad = 0;
         this.#countedConversation = agent.conversationId;
       }
-      // An agent set from outside numbers its own turns unless the log holds earlier ones.
-      if (this.#ownsAgent || this.#historyTurns > 0) opts.turnNumber = this.#historyTurns + this.#turnsSinceLoad + 1;
+      const failed = this.#failedTurn;
+      again = failed && failed.message === message && failed.conversationId === agent.conversationId ? failed : null;
+      if (again) {
+        opts.turnId = again.turnId;
+        if (again.turnNumber !== undefined) opts.turnNumber = again.turnNumber;
+      } else {
+        opts.turnId = `turn-${randomHex(12)}`;
+        // An agent set from outside numbers its own turns unless the log holds earlier ones.
+        if (this.#ownsAgent || this.#historyTurns > 0) opts.turnNumber = this.#historyTurns + this.#turnsSinceLoad + 1;
+      }
+      input.value = '';
+      // a resend of a turn whose message is already stored (and shown) is not shown twice
+      userEntry = again?.counted ? null : this.#addMessage('user', message);
+      bubble = this.#addMessage('assistant', '', false);
+      const textEl = bubble.node.querySelector('.text');
+      textEl.classList.add('typing');
+      log.setAttribute('aria-busy', 'true');
+
       this.#recorder = rec;
       listener = recorded ? this.#fetchListener : null;
       if (listener) {
@@ -977,7 +999,8 @@ export class NeotomaChatElement extends Base {
       }
       const result = await done;
       const totalMs = performance.now() - t0;
-      this.#turnsSinceLoad++;
+      if (!again?.counted) this.#turnsSinceLoad++;
+      this.#failedTurn = null;
       if (current()) {
         // What was stored (a replayed turn answers with its stored reply, which is not streamed).
         textEl.classList.remove('typing');
@@ -990,7 +1013,11 @@ export class NeotomaChatElement extends Base {
       this.dispatchEvent(new CustomEvent('neotoma-turn', { detail: result, bubbles: true, composed: true }));
     } catch (error) {
       // The model was asked only once the user message was stored (or queued): it stays shown.
-      if (llmCalled) this.#turnsSinceLoad++;
+      if (llmCalled && !again?.counted) this.#turnsSinceLoad++;
+      if (opts.turnId) {
+        const counted = llmCalled || Boolean(again?.counted);
+        this.#failedTurn = { message, conversationId: this.#countedConversation, turnId: opts.turnId, turnNumber: opts.turnNumber, counted };
+      }
       if (current()) {
         bubble?.node.remove(); // a reply that was not stored is not shown as one
         if (userEntry && !llmCalled) {

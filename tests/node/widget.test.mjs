@@ -234,6 +234,23 @@ test('failures are shown in place in plain words, the text stays in the box, Sen
   assert.match(await lastAlert(), /The model could not answer/);
   assert.doesNotMatch(await ui.log.innerText(), /Half a/);
   assert.equal(await ui.box.inputValue(), 'Hello there');
+  // the resend is the same turn: the stored message is not stored, nor shown, a second time
+  assert.deepEqual(await page.evaluate(() => document.querySelector('neotoma-chat').history), [{ role: 'user', content: 'Hello there' }]);
+  await page.evaluate(() => {
+    document.querySelector('neotoma-chat').llm = () => 'Hello to you.';
+  });
+  await ui.send.click();
+  await settled(page, ui, { turns: 1 });
+  const [resent] = await page.evaluate(() => window.turns);
+  assert.equal(resent.replayed.user, true, 'the user message was a replay of the stored one');
+  assert.equal(resent.turnNumber, 1);
+  assert.deepEqual(await page.evaluate(() => document.querySelector('neotoma-chat').history), [
+    { role: 'user', content: 'Hello there' },
+    { role: 'assistant', content: 'Hello to you.' },
+  ]);
+  await page.evaluate(() => {
+    window.turns.length = 0;
+  });
 
   // 3. Bad input (INVALID_INPUT): nothing was sent, so nothing is shown as sent.
   await page.evaluate(() => {
@@ -274,9 +291,15 @@ test('failures are shown in place in plain words, the text stays in the box, Sen
   await ui.box.press('Enter');
   await settled(page, ui, { turns: 1 });
   assert.match(await ui.log.innerText(), /Here now\./);
-  // Turns 1 and 2 stored their user message before the model failed; the agent made anew for
-  // the new agentOptions numbers on from them.
-  assert.equal((await page.evaluate(() => window.turns))[0].turnNumber, 3);
+  // Turn 1 stored its user message before the model failed, and was completed by its resend;
+  // the agent made anew for the new agentOptions numbers on from it.
+  assert.equal((await page.evaluate(() => window.turns))[0].turnNumber, 2);
+  // clearing the log keeps the conversation's count: the next turn is 3, not 1 again
+  await page.evaluate(() => document.querySelector('neotoma-chat').clear());
+  await ui.box.fill('After clearing');
+  await ui.box.press('Enter');
+  await settled(page, ui, { turns: 2 });
+  assert.equal((await page.evaluate(() => window.turns))[1].turnNumber, 3);
   assert.deepEqual(problems, []);
   await context.close();
 });
