@@ -390,11 +390,18 @@ function redact(text, token) {
 }
 
 class UpstreamError extends Error {
-  constructor(code, message) {
+  /** `answer`: Neotoma's own answer to a check, when it had one (its status and Retry-After). */
+  constructor(code, message, answer) {
     super(message);
     this.code = code;
+    this.status = answer?.status;
+    this.retryAfter = answer?.headers?.get('retry-after') ?? null;
   }
 }
+
+/** A check's failure Neotoma says will pass (its write limit, a restart): passed on as it is, so
+ *  the agent waits Retry-After and tries again, instead of a 502 it cannot tell from an outage. */
+const PASSED_ON_STATUSES = [429, 503];
 
 /** localhost, *.localhost, 127.0.0.0/8, [::1] (WHATWG-parsed hostnames). */
 function isLoopbackHost(hostname) {
@@ -409,7 +416,13 @@ function isLoopbackHost(hostname) {
 
 /** 502/504 without the upstream's own message (which may name the URL). */
 function upstreamFailure(error, endpoint, headers) {
-  if (error instanceof UpstreamError) return refusal(502, error.code, `${endpoint}: ${error.message}`, headers);
+  if (error instanceof UpstreamError) {
+    if (PASSED_ON_STATUSES.includes(error.status)) {
+      if (error.retryAfter !== null) headers.set('retry-after', error.retryAfter);
+      return refusal(error.status, error.code, `${endpoint}: ${error.message}`, headers);
+    }
+    return refusal(502, error.code, `${endpoint}: ${error.message}`, headers);
+  }
   if (error?.name === 'TimeoutError') {
     return refusal(504, 'NEOTOMA_TIMEOUT', `${endpoint}: Neotoma did not answer in time`, headers);
   }
@@ -555,7 +568,7 @@ async function relationshipsOutsideNamespace(body, config) {
     }
     if (!answer.ok) {
       await answer.body?.cancel();
-      throw new UpstreamError('NEOTOMA_HTTP', `checking source ${source} failed: Neotoma answered ${answer.status}`);
+      throw new UpstreamError('NEOTOMA_HTTP', `checking source ${source} failed: Neotoma answered ${answer.status}`, answer);
     }
     const record = await answer.json().catch(() => null);
     const turnKey = record?.snapshot?.turn_key;
@@ -605,7 +618,7 @@ async function relatedOutsideNamespace(body, config) {
   }
   if (!answer.ok) {
     await answer.body?.cancel();
-    throw new UpstreamError('NEOTOMA_HTTP', `checking entity ${id} failed: Neotoma answered ${answer.status}`);
+    throw new UpstreamError('NEOTOMA_HTTP', `checking entity ${id} failed: Neotoma answered ${answer.status}`, answer);
   }
   const record = await answer.json().catch(() => null);
   const type = record?.entity_type;

@@ -871,6 +871,13 @@ test('Node: /retrieve_related_entities: a turn\'s edges read back through the pr
     assert.equal(failed.status, 502, failed.text);
     assert.equal(failed.json.error.code, 'NEOTOMA_HTTP');
     assert.deepEqual(tap.requests.map((x) => x.path), ['/get_entity_snapshot']);
+    // Neotoma's write limit on the check is passed on as it is, Retry-After included, so the
+    // agent waits and tries again rather than taking it for an outage
+    server.failNext('/get_entity_snapshot', 429, 'Too many requests', { headers: { 'retry-after': '7' } });
+    const limited = await send(url, { body: { entity_id: user, direction: 'outbound' } });
+    assert.equal(limited.status, 429, limited.text);
+    assert.equal(limited.headers.get('retry-after'), '7');
+    assert.equal(limited.json.error.code, 'NEOTOMA_HTTP');
 
     // bodies of another shape: 400, with or without a namespace, nothing upstream
     tap.requests.length = 0;
