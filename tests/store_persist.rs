@@ -524,3 +524,31 @@ fn no_records_is_a_new_store() {
     let store = EmbeddedStore::from_records(&only_meta).expect("meta alone");
     assert_eq!(store.export(), EmbeddedStore::new().export());
 }
+
+#[test]
+fn an_untracked_store_lists_no_changes_and_exports_the_same() {
+    let mut tracked = EmbeddedStore::new();
+    let mut untracked = EmbeddedStore::untracked();
+    populate(&mut tracked, |_| {});
+    populate(&mut untracked, |_| {});
+    assert_eq!(untracked.export(), tracked.export());
+    // what each write changed is not kept: only the meta and state records, never an entity
+    let kinds: Vec<String> = untracked
+        .take_changes()
+        .into_iter()
+        .filter_map(|(_, record)| {
+            record?
+                .get("kind")
+                .and_then(|k| k.as_str())
+                .map(str::to_owned)
+        })
+        .collect();
+    assert!(
+        kinds.iter().all(|k| k != "entity" && k != "relationship"),
+        "{kinds:?}"
+    );
+    assert!(tracked
+        .take_changes()
+        .iter()
+        .any(|(key, _)| key.starts_with("entity/")));
+}

@@ -139,7 +139,8 @@ fn open_options(
 impl EmbeddedStoreJs {
     #[wasm_bindgen(constructor)]
     pub fn new() -> EmbeddedStoreJs {
-        EmbeddedStoreJs::from_store(EmbeddedStore::new(), None)
+        // not opened on a storage: nothing will take its changes
+        EmbeddedStoreJs::from_store(EmbeddedStore::untracked(), None)
     }
 
     /// A new store from an `export()` document (not stored anywhere: see `open` for that).

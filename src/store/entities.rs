@@ -700,7 +700,7 @@ impl EmbeddedStore {
             }
             entity.updated_ms = now;
             entity.observations.push(observation_index);
-            self.changes.entities.push(index);
+            self.changes.entity(index);
 
             for field in &unknown_here {
                 warnings.push(warning(

@@ -87,10 +87,29 @@ impl std::error::Error for FormatError {}
 pub(crate) struct ChangeLog {
     /// `(id counter, clock)` as last taken; `None` = nothing taken yet (the meta record too).
     state: Option<(u64, f64)>,
-    pub entities: Vec<usize>,
-    pub relationships: Vec<usize>,
+    entities: Vec<usize>,
+    relationships: Vec<usize>,
     observations: usize,
     idempotency: usize,
+    /// No storage follows the store ([`EmbeddedStore::untracked`]): changed entities and edges
+    /// are not listed, so the lists do not grow with every write of a store nobody takes from.
+    off: bool,
+}
+
+impl ChangeLog {
+    /// Notes that the entity at `index` changed.
+    pub(crate) fn entity(&mut self, index: usize) {
+        if !self.off {
+            self.entities.push(index);
+        }
+    }
+
+    /// Notes that the relationship at `index` changed.
+    pub(crate) fn relationship(&mut self, index: usize) {
+        if !self.off {
+            self.relationships.push(index);
+        }
+    }
 }
 
 /// One record as stored. Borrowed from the store: records are only written from here.
@@ -212,6 +231,14 @@ impl EmbeddedStore {
             ..ChangeLog::default()
         };
         Ok(store)
+    }
+
+    /// A store no storage will follow (the agent's default store, `new EmbeddedStore()` in JS):
+    /// it does not list what each write changed. `export()` is unaffected.
+    pub fn untracked() -> Self {
+        let mut store = Self::new();
+        store.changes.off = true;
+        store
     }
 
     /// The records written since the last call (every record, the first time), for a storage

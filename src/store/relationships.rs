@@ -133,7 +133,7 @@ impl EmbeddedStore {
     ) -> usize {
         let key = format!("{relationship_type}:{source}:{target}");
         if let Some(index) = self.relationship_index.get(&key).copied() {
-            self.changes.relationships.push(index);
+            self.changes.relationship(index);
             if let Some(edge) = self.relationships.get_mut(index) {
                 edge.computed_ms = now;
                 if !edge.origins.iter().any(|o| o == origin) {
@@ -144,7 +144,7 @@ impl EmbeddedStore {
             return index;
         }
         let index = self.relationships.len();
-        self.changes.relationships.push(index);
+        self.changes.relationship(index);
         let conversation_member = relationship_type == "PART_OF"
             && self
                 .entity(source)
