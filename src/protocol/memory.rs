@@ -124,12 +124,7 @@ fn display_name(entity: &RetrievedEntity) -> &str {
     ["name", "title"]
         .iter()
         .find_map(|f| entity.snapshot.get(*f).and_then(Value::as_str))
-        .or_else(|| {
-            entity.canonical_name.as_deref().map(|c| {
-                c.strip_prefix(&format!("{}:", entity.entity_type))
-                    .unwrap_or(c)
-            })
-        })
+        .or_else(|| entity.bare_canonical_name())
         .unwrap_or(&entity.id)
 }
 

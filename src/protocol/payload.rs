@@ -201,15 +201,30 @@ pub fn store_request(
 
 /// `REFERS_TO` edges from a stored message to `targets`, each once.
 pub fn refers_to_request(source_entity_id: &str, targets: &[String]) -> Value {
+    relationships_request("REFERS_TO", source_entity_id, targets)
+}
+
+/// A `/create_relationships` body: `relationship_type` edges from a stored entity to `targets`,
+/// each once.
+pub fn relationships_request(
+    relationship_type: &'static str,
+    source_entity_id: &str,
+    targets: &[String],
+) -> Value {
     let relationships = dedupe(targets)
         .map(|target| Relationship {
-            relationship_type: "REFERS_TO",
+            relationship_type,
             source_entity_id: Some(source_entity_id),
             target_entity_id: Some(target),
             ..Default::default()
         })
         .collect();
     to_value(&RelationshipsRequest { relationships })
+}
+
+/// A `/retrieve_related_entities` body: a stored entity's outbound edges.
+pub fn outbound_request(entity_id: &str) -> Value {
+    serde_json::json!({ "entity_id": entity_id, "direction": "outbound" })
 }
 
 /// A `remember()` store: entities alone, no conversation or message, under `idempotency_key`.

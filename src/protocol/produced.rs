@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::error::Error;
+use super::response::bare_canonical_name;
 
 /// One produced entity as the caller gives it: `entity_type` and flat snake_case fields.
 pub type EntityFields = Map<String, Value>;
@@ -130,31 +131,42 @@ pub(crate) fn identity(fields: &Map<String, Value>) -> Option<(&'static str, &st
         .find_map(|f| fields.get(f).and_then(Value::as_str).map(|v| (f, v)))
 }
 
-pub(crate) fn same_text(a: &str, b: &str) -> bool {
+fn same_text(a: &str, b: &str) -> bool {
     a.trim().to_lowercase() == b.trim().to_lowercase()
 }
 
-/// Whether an answer entity is the one `sent` resolved to: the same type, and the same identity
-/// value in its snapshot or its canonical name (`person:Dana Whitfield`, or a company's bare
-/// name, `Acme` for `Acme Corp`).
-fn resolves_to(sent: &EntityFields, sent_type: &str, answered: &Value) -> bool {
-    if answered.get("entity_type").and_then(Value::as_str) != Some(sent_type) {
-        return false;
-    }
-    let Some((field, want)) = identity(sent) else {
-        return false;
-    };
-    let in_snapshot = answered
-        .get("entity_snapshot_after")
+/// Whether an entity (its type, snapshot and canonical name) is the one named by `field` =
+/// `want`: the same value in its snapshot, or as its canonical name (`person:Dana Whitfield`, or
+/// a company's bare `Acme` for `Acme Corp`), case-insensitively. Shared by the store answer's
+/// matching here and `remember()`'s lookups.
+pub(crate) fn is_named(
+    entity_type: &str,
+    snapshot: Option<&Map<String, Value>>,
+    canonical_name: Option<&str>,
+    (field, want): (&str, &str),
+) -> bool {
+    let in_snapshot = snapshot
         .and_then(|s| s.get(field))
         .and_then(Value::as_str)
         .is_some_and(|have| same_text(have, want));
-    let in_canonical_name = answered
-        .get("canonical_name")
-        .and_then(Value::as_str)
-        .map(|c| c.strip_prefix(&format!("{sent_type}:")).unwrap_or(c))
-        .is_some_and(|have| same_text(have, want));
+    let in_canonical_name =
+        canonical_name.is_some_and(|c| same_text(bare_canonical_name(c, entity_type), want));
     in_snapshot || in_canonical_name
+}
+
+/// Whether an answer entity is the one `sent` resolved to: the same type and identity.
+fn resolves_to(sent: &EntityFields, sent_type: &str, answered: &Value) -> bool {
+    answered.get("entity_type").and_then(Value::as_str) == Some(sent_type)
+        && identity(sent).is_some_and(|named| {
+            is_named(
+                sent_type,
+                answered
+                    .get("entity_snapshot_after")
+                    .and_then(Value::as_object),
+                answered.get("canonical_name").and_then(Value::as_str),
+                named,
+            )
+        })
 }
 
 /// What each of `sent` (the produced entities of a `/store` body, as sent) became in its

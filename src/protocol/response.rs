@@ -97,7 +97,22 @@ pub struct RetrievedEntity {
     pub identifier: String,
 }
 
+/// A canonical name without its type: `project:Project Falcon` → `Project Falcon` (a company's,
+/// `Acme`, has none).
+pub fn bare_canonical_name<'a>(canonical_name: &'a str, entity_type: &str) -> &'a str {
+    canonical_name
+        .strip_prefix(entity_type)
+        .and_then(|rest| rest.strip_prefix(':'))
+        .unwrap_or(canonical_name)
+}
+
 impl RetrievedEntity {
+    /// Its canonical name without its type ([`bare_canonical_name`]).
+    pub fn bare_canonical_name(&self) -> Option<&str> {
+        let c = self.canonical_name.as_deref()?;
+        Some(bare_canonical_name(c, &self.entity_type))
+    }
+
     /// Names a reply may cite this entity by: snapshot names, the canonical name, the id.
     pub fn names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
@@ -106,12 +121,8 @@ impl RetrievedEntity {
                 names.push(s);
             }
         }
-        if let Some(c) = &self.canonical_name {
-            // "project:Project Falcon" → "Project Falcon"
-            let bare = c
-                .strip_prefix(&format!("{}:", self.entity_type))
-                .unwrap_or(c);
-            names.push(bare);
+        if let Some(c) = self.bare_canonical_name() {
+            names.push(c);
         }
         names.push(&self.id);
         names.retain(|n| n.trim().chars().count() >= 2);

@@ -18,9 +18,9 @@ use crate::protocol::keys::remember_key;
 use crate::protocol::outbox::{OutboxStorage, PendingWrite};
 use crate::protocol::payload::{remember_request, retrieve_typed_request};
 use crate::protocol::produced::{
-    check_produced, identity, match_produced, same_text, EntityFields, Produced,
+    check_produced, identity, is_named, match_produced, EntityFields, Produced,
 };
-use crate::protocol::response::{parse_retrieve_response, RetrievedEntity};
+use crate::protocol::response::parse_retrieve_response;
 use crate::transport::Transport;
 
 use super::Runtime;
@@ -100,9 +100,15 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             .await
             .ok()?;
         let hits = parse_retrieve_response(&answer, value);
-        let hit = hits
-            .into_iter()
-            .find(|hit| hit.entity_type == entity_type && names(hit, field, value))?;
+        let hit = hits.into_iter().find(|hit| {
+            hit.entity_type == entity_type
+                && is_named(
+                    entity_type,
+                    Some(&hit.snapshot),
+                    hit.canonical_name.as_deref(),
+                    (field, value),
+                )
+        })?;
         Some(Remembered {
             id: Some(hit.id),
             entity_type: hit.entity_type,
@@ -150,23 +156,6 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
 fn entity_type(entity: &EntityFields) -> Option<&str> {
     entity.get("entity_type").and_then(Value::as_str)
-}
-
-/// Whether a hit is the entity whose identity `field` is `value`: in its snapshot, or its
-/// canonical name (`person:Dana Whitfield`, a company's bare `Acme`).
-fn names(hit: &RetrievedEntity, field: &str, value: &str) -> bool {
-    let in_snapshot = hit
-        .snapshot
-        .get(field)
-        .and_then(Value::as_str)
-        .is_some_and(|have| same_text(have, value));
-    let in_canonical_name = hit.canonical_name.as_deref().is_some_and(|c| {
-        let bare = c
-            .strip_prefix(&format!("{}:", hit.entity_type))
-            .unwrap_or(c);
-        same_text(bare, value)
-    });
-    in_snapshot || in_canonical_name
 }
 
 fn pending_entry(entity: &EntityFields) -> Remembered {

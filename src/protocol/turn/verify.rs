@@ -13,13 +13,15 @@
 //! checked, and the edges only for being there.
 
 use serde::Serialize;
-use serde_json::{json, Value};
 
 use super::{Agent, Request, REMEMBER_ROLE};
 use crate::protocol::error::Error;
 use crate::protocol::keys::{text_hash, turn_key, Role};
 use crate::protocol::outbox::{OutboxStorage, PendingWrite};
-use crate::protocol::payload::{stored_message_request, Message};
+use crate::protocol::payload::{
+    outbound_request, relationships_request, retrieve_typed_request, stored_message_request,
+    Message,
+};
 use crate::protocol::response::{parse_stored_message, StoredMessage};
 use crate::transport::Transport;
 
@@ -70,6 +72,27 @@ struct Found {
     edges: Option<Vec<(String, String)>>,
     /// Its PART_OF target when that is this conversation's entity.
     conversation: Option<String>,
+}
+
+impl Found {
+    /// The REFERS_TO targets `meant` has that the store lacks (none when its edges are unread
+    /// or what it meant is unknown).
+    fn missing_refers_to(&self, meant: &Meant) -> Vec<String> {
+        let Some(edges) = &self.edges else {
+            return Vec::new();
+        };
+        meant
+            .refers_to
+            .iter()
+            .flatten()
+            .filter(|target| {
+                !edges
+                    .iter()
+                    .any(|(t, to)| t == "REFERS_TO" && to == *target)
+            })
+            .cloned()
+            .collect()
+    }
 }
 
 /// What a message should be, as far as this agent or the caller knows.
@@ -164,43 +187,36 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 continue;
             };
             conversation = conversation.or(found.conversation.clone());
-            let Some(edges) = &found.edges else {
+            if found.edges.is_none() {
                 continue;
-            };
-            let source = &found.message.entity_id;
-            let mut part_of: Vec<Value> = Vec::new();
+            }
+            let mut part_of = Vec::new();
             if found.conversation.is_none() {
                 if conversation.is_none() {
                     conversation = self.conversation_entity().await;
                 }
-                if let Some(target) = &conversation {
-                    part_of.push(edge("PART_OF", source, target));
-                }
+                part_of.extend(conversation.clone());
             }
-            let refers_to: Vec<Value> = meant
-                .refers_to
-                .iter()
-                .flatten()
-                .filter(|target| {
-                    !edges
-                        .iter()
-                        .any(|(t, to)| t == "REFERS_TO" && to == *target)
-                })
-                .map(|target| edge("REFERS_TO", source, target))
-                .collect();
             // one request per edge type: a same-origin proxy may take REFERS_TO from a message
             // and refuse PART_OF, and one refusal must not cost the other edges
             let mut created = 0;
             let mut failures = Vec::new();
-            for batch in [refers_to, part_of].into_iter().filter(|b| !b.is_empty()) {
-                let count = batch.len();
-                let body = json!({ "relationships": batch });
+            for (kind, targets) in [
+                ("REFERS_TO", found.missing_refers_to(meant)),
+                ("PART_OF", part_of),
+            ] {
+                if targets.is_empty() {
+                    continue;
+                }
+                let body = relationships_request(kind, &found.message.entity_id, &targets);
                 match self
                     .send(Request::CreateRelationships, &body, &self.config.retry)
                     .await
                 {
-                    Ok(_) => created += count,
-                    Err(e) => failures.push(format!("{count} edge(s) failed: {}", e.message)),
+                    Ok(_) => created += targets.len(),
+                    Err(e) => {
+                        failures.push(format!("{} edge(s) failed: {}", targets.len(), e.message))
+                    }
                 }
             }
             if created == 0 && failures.is_empty() {
@@ -280,9 +296,12 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let Some(message) = parse_stored_message(&answer, &key) else {
             return Ok(None);
         };
-        let body = json!({ "entity_id": message.entity_id, "direction": "outbound" });
         let related = self
-            .send(Request::RetrieveRelated, &body, &self.config.retry)
+            .send(
+                Request::RetrieveRelated,
+                &outbound_request(&message.entity_id),
+                &self.config.retry,
+            )
             .await
             .ok();
         let edges = related.as_ref().map(|r| {
@@ -316,11 +335,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     /// This conversation's entity, found by its id (a substring match: the exact one counts).
     async fn conversation_entity(&self) -> Option<String> {
-        let body = json!({
-            "identifier": self.conversation_id(),
-            "entity_type": "conversation",
-            "limit": 10,
-        });
+        let body = retrieve_typed_request(self.conversation_id(), "conversation", 10);
         let answer = self
             .send(Request::Retrieve, &body, &self.config.retry)
             .await
@@ -421,7 +436,7 @@ fn diagnose(meant: &Meant, found: Option<&Found>, queued: bool) -> Vec<Diagnosis
         },
         (_, Some(have)) => ok(&id("turn_number"), &format!("turn_number {have}")),
     });
-    let Some(edges) = &found.edges else {
+    if found.edges.is_none() {
         out.push(Diagnosis {
             id: id("edges"),
             severity: "warn",
@@ -429,7 +444,7 @@ fn diagnose(meant: &Meant, found: Option<&Found>, queued: bool) -> Vec<Diagnosis
             suggested_repair: None,
         });
         return out;
-    };
+    }
     out.push(if found.conversation.is_some() {
         ok(&id("part_of"), "PART_OF this conversation")
     } else {
@@ -440,16 +455,7 @@ fn diagnose(meant: &Meant, found: Option<&Found>, queued: bool) -> Vec<Diagnosis
             suggested_repair: Some("create the PART_OF edge".into()),
         }
     });
-    let missing: Vec<&String> = meant
-        .refers_to
-        .iter()
-        .flatten()
-        .filter(|target| {
-            !edges
-                .iter()
-                .any(|(t, to)| t == "REFERS_TO" && to == *target)
-        })
-        .collect();
+    let missing = found.missing_refers_to(meant);
     out.push(match &meant.refers_to {
         None => ok(
             &id("refers_to"),
@@ -459,14 +465,7 @@ fn diagnose(meant: &Meant, found: Option<&Found>, queued: bool) -> Vec<Diagnosis
         Some(_) => Diagnosis {
             id: id("refers_to"),
             severity: "error",
-            message: format!(
-                "the {label} lacks REFERS_TO {}",
-                missing
-                    .iter()
-                    .map(|m| m.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            message: format!("the {label} lacks REFERS_TO {}", missing.join(", ")),
             suggested_repair: Some("create the missing REFERS_TO edges".into()),
         },
     });
@@ -480,12 +479,4 @@ fn ok(id: &str, message: &str) -> Diagnosis {
         message: message.to_owned(),
         suggested_repair: None,
     }
-}
-
-fn edge(relationship_type: &str, source: &str, target: &str) -> Value {
-    json!({
-        "relationship_type": relationship_type,
-        "source_entity_id": source,
-        "target_entity_id": target,
-    })
 }
