@@ -59,12 +59,12 @@ export interface OutboxStorage {
   delete(key: string): Promise<unknown> | unknown;
 }
 
-/** A message store waiting in the outbox: the exact body and its idempotency key (never the token). */
 /** What a write in the outbox is: a message (`user`, `assistant`), entities stored by
  *  `remember()` (`remember`: no turn, `turnId` ""), or a stored message's missing REFERS_TO edges
  *  (`edges`: a `/create_relationships` body). */
 export type WriteRole = "user" | "assistant" | "remember" | "edges";
 
+/** A write waiting in the outbox: the exact body and its idempotency key (never the token). */
 export interface PendingWrite {
   idempotencyKey: string;
   turnId: string;
@@ -217,8 +217,9 @@ export interface RememberResult {
   canonical_name: string | null;
   /** `created`; `matched_existing` when the store already had it (found by its name, title or
    *  email, or resolved to it by the store): it is then left as it is; `pending` while the
-   *  store waits in the outbox. */
-  action: "created" | "matched_existing" | "pending";
+   *  store waits in the outbox; `unknown` (with `id: null`) for an entity the store's answer
+   *  did not account for. */
+  action: "created" | "matched_existing" | "pending" | "unknown";
   warnings: StoreWarning[];
 }
 

@@ -132,6 +132,15 @@ pub(crate) fn to_value(value: &impl Serialize) -> Value {
 /// conversation (0) and the message (1).
 const FIRST_PRODUCED_INDEX: u32 = 2;
 
+/// The produced entities of a message's `/store` body, as sent: those after the conversation
+/// and the message.
+pub(crate) fn produced_in(body: &Value) -> &[Value] {
+    body.get("entities")
+        .and_then(Value::as_array)
+        .and_then(|entities| entities.get(FIRST_PRODUCED_INDEX as usize..))
+        .unwrap_or(&[])
+}
+
 /// Builds the `/store` body for one message. Absent options are omitted, never sent as null.
 pub fn store_message_request(conversation: &Conversation, message: &Message<'_>) -> Value {
     let key = idempotency_key(&conversation.conversation_id, message.turn_id, message.role);
@@ -227,8 +236,9 @@ pub fn outbound_request(entity_id: &str) -> Value {
     serde_json::json!({ "entity_id": entity_id, "direction": "outbound" })
 }
 
-/// A `remember()` store: entities alone, no conversation or message, under `idempotency_key`.
-pub fn remember_request(entities: &[&EntityFields], idempotency_key: &str) -> Value {
+/// A `remember()` store: entities alone (a JSON array, as sent), no conversation or message,
+/// under `idempotency_key`.
+pub fn remember_request(entities: Value, idempotency_key: &str) -> Value {
     serde_json::json!({
         "entities": entities,
         "idempotency_key": idempotency_key,

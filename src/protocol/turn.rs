@@ -41,8 +41,8 @@ use super::keys::{idempotency_key, revision_key, text_hash, turn_key, Role};
 use super::memory::{memory_block, DEFAULT_MEMORY_CHARS};
 use super::outbox::{Outbox, OutboxStorage, PendingWrite};
 use super::payload::{
-    check_extra, refers_to_request, retrieve_by_name_request, retrieve_request, store_request,
-    stored_message_request, Conversation, Message,
+    check_extra, produced_in, refers_to_request, retrieve_by_name_request, retrieve_request,
+    store_request, stored_message_request, Conversation, Message,
 };
 use super::produced::{
     check_produced, parse_produced, EntityFields, Produced, DEFAULT_MAX_PRODUCED_ENTITIES,
@@ -1439,15 +1439,6 @@ fn entity_ids(entities: &[RetrievedEntity]) -> Vec<String> {
 }
 
 /// The `REFERS_TO` targets a `/store` body carries inline.
-/// The produced entities of a message's `/store` body: those after the conversation and the
-/// message.
-fn produced_in(body: &Value) -> &[Value] {
-    body.get("entities")
-        .and_then(Value::as_array)
-        .and_then(|entities| entities.get(2..))
-        .unwrap_or(&[])
-}
-
 fn refers_to_targets(body: &Value) -> Vec<&str> {
     let mut targets = Vec::new();
     let Some(rels) = body.get("relationships").and_then(Value::as_array) else {

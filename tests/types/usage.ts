@@ -139,7 +139,7 @@ async function main(): Promise<void> {
   const remembered = (await agent.remember({ entity_type: "person", name: "Dana Whitfield" })) as RememberResult;
   const rememberedMany = (await agent.remember([{ entity_type: "company", name: "Orbital Labs" }])) as RememberResult[];
   const maybePending: string | null = remembered.id;
-  const kind: "created" | "matched_existing" | "pending" = rememberedMany[0].action;
+  const kind: "created" | "matched_existing" | "pending" | "unknown" = rememberedMany[0].action;
   // verifyTurn / repairTurn, by id or with the turn's texts
   const diagnoses: Diagnosis[] = await agent.verifyTurn("t9");
   const severity: "ok" | "warn" | "error" = diagnoses[0].severity;

@@ -121,12 +121,16 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// One `/store` of `entities`, keyed by their content; what each became, in order (`pending`
     /// entries while the write waits in the outbox).
     async fn store_entities(&self, entities: &[&EntityFields]) -> Result<Vec<Remembered>, Error> {
-        let key = remember_key(
-            self.conversation_id(),
-            &serde_json::to_string(entities).unwrap_or_default(),
+        // the entities as sent, built once: their JSON text is the key, the array the body's
+        let sent = Value::Array(
+            entities
+                .iter()
+                .map(|e| Value::Object((*e).clone()))
+                .collect(),
         );
+        let key = remember_key(self.conversation_id(), &sent.to_string());
         let write = PendingWrite {
-            body: remember_request(entities, &key),
+            body: remember_request(sent, &key),
             idempotency_key: key,
             turn_id: String::new(),
             role: REMEMBER_ROLE.to_owned(),

@@ -24,6 +24,7 @@ use crate::protocol::payload::{
 };
 use crate::protocol::response::{parse_stored_message, StoredMessage};
 use crate::transport::Transport;
+use serde_json::Value;
 
 use super::Runtime;
 
@@ -318,12 +319,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 })
                 .collect::<Vec<_>>()
         });
-        let own = format!("conversation:{}", self.conversation_id());
         let conversation = edges.iter().flatten().find_map(|(t, target)| {
             let is_ours = related.as_ref()?["entities"]
                 .as_array()?
                 .iter()
-                .any(|e| e["id"] == target.as_str() && e["canonical_name"] == own.as_str());
+                .any(|e| e["id"] == target.as_str() && self.is_own_conversation(e));
             (t == "PART_OF" && is_ours).then(|| target.clone())
         });
         Ok(Some(Found {
@@ -333,6 +333,14 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }))
     }
 
+    /// Whether an entity row of an answer is this conversation (by its canonical name).
+    fn is_own_conversation(&self, entity: &Value) -> bool {
+        entity["canonical_name"]
+            .as_str()
+            .and_then(|c| c.strip_prefix("conversation:"))
+            == Some(self.conversation_id())
+    }
+
     /// This conversation's entity, found by its id (a substring match: the exact one counts).
     async fn conversation_entity(&self) -> Option<String> {
         let body = retrieve_typed_request(self.conversation_id(), "conversation", 10);
@@ -340,11 +348,10 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             .send(Request::Retrieve, &body, &self.config.retry)
             .await
             .ok()?;
-        let own = format!("conversation:{}", self.conversation_id());
         answer["entities"]
             .as_array()?
             .iter()
-            .find(|e| e["canonical_name"] == own.as_str())
+            .find(|e| self.is_own_conversation(e))
             .and_then(|e| e["id"].as_str())
             .map(str::to_owned)
     }
