@@ -55,7 +55,7 @@ pub type JsAgent = Agent<AnyTransport, JsRuntime, JsOutboxStorage>;
 
 fn transport_from(options: &JsValue) -> Result<AnyTransport, Error> {
     let Some(t) = field(options, "transport") else {
-        let store = Rc::new(RefCell::new(EmbeddedStore::untracked()));
+        let store = Rc::new(RefCell::new(EmbeddedStore::new()));
         return Ok(AnyTransport::Embedded(EmbeddedTransport::new(
             store,
             Rc::new(now_ms),

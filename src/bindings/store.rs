@@ -139,8 +139,7 @@ fn open_options(
 impl EmbeddedStoreJs {
     #[wasm_bindgen(constructor)]
     pub fn new() -> EmbeddedStoreJs {
-        // not opened on a storage: nothing will take its changes
-        EmbeddedStoreJs::from_store(EmbeddedStore::untracked(), None)
+        EmbeddedStoreJs::from_store(EmbeddedStore::new(), None)
     }
 
     /// A new store from an `export()` document (not stored anywhere: see `open` for that).

@@ -91,22 +91,21 @@ pub(crate) struct ChangeLog {
     relationships: Vec<usize>,
     observations: usize,
     idempotency: usize,
-    /// No storage follows the store ([`EmbeddedStore::untracked`]): changed entities and edges
-    /// are not listed, so the lists do not grow with every write of a store nobody takes from.
-    off: bool,
 }
 
 impl ChangeLog {
-    /// Notes that the entity at `index` changed.
+    /// Notes that the entity at `index` changed. Only once changes have been taken: until then
+    /// the first take lists every record anyway, and a store nobody takes changes from (the
+    /// agent's default store) keeps no list growing with every write.
     pub(crate) fn entity(&mut self, index: usize) {
-        if !self.off {
+        if self.state.is_some() {
             self.entities.push(index);
         }
     }
 
-    /// Notes that the relationship at `index` changed.
+    /// Notes that the relationship at `index` changed (as [`entity`](Self::entity)).
     pub(crate) fn relationship(&mut self, index: usize) {
-        if !self.off {
+        if self.state.is_some() {
             self.relationships.push(index);
         }
     }
@@ -198,13 +197,8 @@ impl EmbeddedStore {
             .get("records")
             .and_then(Value::as_array)
             .ok_or_else(|| invalid("the document has no \"records\" array".into()))?;
-        let mut store = load(&records.iter().collect::<Vec<_>>())?;
-        store.changes = ChangeLog {
-            entities: (0..store.entities.len()).collect(),
-            relationships: (0..store.relationships.len()).collect(),
-            ..ChangeLog::default()
-        };
-        Ok(store)
+        // nothing taken yet: the first take lists every record
+        load(&records.iter().collect::<Vec<_>>())
     }
 
     /// A store from a storage's records (every value, the meta record among them, in any
@@ -233,14 +227,6 @@ impl EmbeddedStore {
         Ok(store)
     }
 
-    /// A store no storage will follow (the agent's default store, `new EmbeddedStore()` in JS):
-    /// it does not list what each write changed. `export()` is unaffected.
-    pub fn untracked() -> Self {
-        let mut store = Self::new();
-        store.changes.off = true;
-        store
-    }
-
     /// The records written since the last call (every record, the first time), for a storage
     /// to put in this order.
     pub fn take_changes(&mut self) -> Vec<Change> {
@@ -249,14 +235,23 @@ impl EmbeddedStore {
         if self.changes.state.is_none() {
             changes.push((META_KEY.to_string(), meta()));
         }
+        let first = self.changes.state.is_none();
         let state_changed = self.changes.state != Some(state);
         self.changes.state = Some(state);
-        let mut entities = std::mem::take(&mut self.changes.entities);
-        entities.sort_unstable();
-        entities.dedup();
-        let mut relationships = std::mem::take(&mut self.changes.relationships);
-        relationships.sort_unstable();
-        relationships.dedup();
+        let (entities, relationships) = if first {
+            (
+                (0..self.entities.len()).collect(),
+                (0..self.relationships.len()).collect(),
+            )
+        } else {
+            let mut entities = std::mem::take(&mut self.changes.entities);
+            entities.sort_unstable();
+            entities.dedup();
+            let mut relationships = std::mem::take(&mut self.changes.relationships);
+            relationships.sort_unstable();
+            relationships.dedup();
+            (entities, relationships)
+        };
         let observations = self.changes.observations..self.observations.len();
         let idempotency = self.changes.idempotency..self.idempotency_records.len();
         self.changes.observations = self.observations.len();
