@@ -219,11 +219,18 @@ fn a_replayed_close_writes_nothing_new_and_other_entities_mismatch() {
         "a replay creates nothing"
     );
     // matched by type and identity although the replay answers in another order
-    assert_eq!(again.produced.len(), 3);
-    for (a, b) in again.produced.iter().zip(&first.produced) {
-        assert_eq!((&a.id, &a.entity_type), (&b.id, &b.entity_type));
-        assert_eq!(a.action, "matched_existing");
-    }
+    let ids = |r: &neotoma_agent_wasm::protocol::turn::CloseTurnResult| -> Vec<(String, String)> {
+        r.produced
+            .iter()
+            .map(|p| (p.id.clone(), p.entity_type.clone()))
+            .collect()
+    };
+    assert_eq!(first.produced.len(), 3);
+    assert_eq!(ids(&again), ids(&first));
+    assert!(again
+        .produced
+        .iter()
+        .all(|p| p.action == "matched_existing"));
 
     let other = vec![json!({"entity_type": "person", "name": "Someone Else"})];
     let e = block_on(agent.close_turn(close(other))).unwrap_err();
@@ -264,11 +271,7 @@ fn malformed_entities_are_refused_before_the_reply_is_written() {
         let llm = Producing::new(values);
         let e = block_on(agent.turn(TOLD.into(), &llm, turn_opts("bad"))).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidInput);
-        assert!(
-            e.message.starts_with(says) || e.message.contains(says),
-            "{}",
-            e.message
-        );
+        assert!(e.message.contains(says), "{}", e.message);
         // only the user message went out (a replay after the first round): no reply store
         let sent = agent.transport().stores.borrow()[before..].to_vec();
         assert_eq!(sent.len(), 1);

@@ -741,7 +741,11 @@ fn produced_entities_resolve_by_name_under_the_built_in_schemas() {
         assert_eq!(hit["entity_type"], "person");
         assert_eq!(hit["snapshot"]["snapshot"]["organization"], "Orbital Labs");
         assert!(hit["snapshot"]["snapshot"].get("organisation").is_none());
-        if let Some(observations) = hit["observations"].as_array() {
+        // observations exactly when asked for, and then the misspelt field is on one
+        let asked = body.get("include_observations").is_some();
+        assert_eq!(hit.get("observations").is_some(), asked, "{body}");
+        if asked {
+            let observations = hit["observations"].as_array().unwrap();
             assert_eq!(observations.len(), 2);
             assert_eq!(
                 observations[0]["fields"]["organisation"],

@@ -31,18 +31,26 @@ const PRODUCED = [
 const stores = {
   embedded: () => {
     const store = new EmbeddedStore();
+    // the store itself as the transport, with its /store bodies counted
+    const stored = [];
+    const transport = {
+      store: (body) => (stored.push(body), store.store(body)),
+      retrieveEntityByIdentifier: (body) => store.retrieveEntityByIdentifier(body),
+      createRelationships: (body) => store.createRelationships(body),
+      retrieveRelatedEntities: (body) => store.retrieveRelatedEntities(body),
+    };
     return {
-      agent: (cid, options = {}) => new NeotomaAgent({ conversationId: cid, transport: store, ...options }),
+      agent: (cid, options = {}) => new NeotomaAgent({ conversationId: cid, transport, ...options }),
       turnIndex: async (cid) => store.handle('GET', `/conversations/${encodeURIComponent(cid)}/turn-index`).body,
       retrieve: async (body) => store.handle('POST', '/retrieve_entity_by_identifier', body).body,
-      storeCount: () => null,
+      stores: () => stored,
     };
   },
   http: () => ({
     agent: (cid, options = {}) => httpAgent(server, cid, options),
     turnIndex: (cid) => turnIndex(server, cid),
     retrieve: (body) => retrieve(server, body),
-    storeCount: () => server.requests.filter((r) => r.path === '/store').length,
+    stores: () => server.requests.filter((r) => r.path === '/store').map((r) => r.body),
   }),
 };
 
@@ -51,9 +59,9 @@ for (const [where, make] of Object.entries(stores)) {
     const s = make();
     const cid = randomId('produced');
     const agent = s.agent(cid);
-    const stores0 = s.storeCount();
+    const stores0 = s.stores().length;
     const first = await agent.turn(TOLD, () => ({ text: "I'll remember Dana, Orbital Labs and Project Kestrel.", entities: PRODUCED }), { turnId: 't1' });
-    if (stores0 !== null) assert.equal(s.storeCount() - stores0, 2, 'one store per message');
+    assert.equal(s.stores().length - stores0, 2, 'one store per message');
 
     assert.deepEqual(first.produced.map((p) => [p.entity_type, p.action]), [['person', 'created'], ['company', 'created'], ['project', 'created']]);
     assert.equal(first.produced[0].canonical_name, 'person:Dana Whitfield');
@@ -206,13 +214,13 @@ for (const [where, make] of Object.entries(stores)) {
     const person = `Dana Whitfield ${tag}`;
     const company = `Orbital Labs ${tag}`;
     await agent.turn(TOLD, () => ({ text: 'Noted.', entities: [{ entity_type: 'person', name: person }] }), { turnId: 't1' });
-    const stores0 = s.storeCount();
+    const stores0 = s.stores().length;
 
     // one entity in, one result out
     const one = await agent.remember({ entity_type: 'person', name: person });
     assert.equal(one.action, 'matched_existing');
     assert.match(one.id, /^ent_/);
-    if (stores0 !== null) assert.equal(s.storeCount(), stores0, 'found: nothing stored');
+    assert.equal(s.stores().length, stores0, 'found: nothing stored');
 
     // an array in, an array out, in order
     const many = await agent.remember([
@@ -222,16 +230,16 @@ for (const [where, make] of Object.entries(stores)) {
     ]);
     assert.deepEqual(many.map((r) => [r.entity_type, r.action]), [['company', 'created'], ['person', 'matched_existing'], ['task', 'created']]);
     assert.equal(many[1].id, one.id);
-    if (stores0 !== null) {
-      assert.equal(s.storeCount(), stores0 + 1, 'one store for the two not found');
-      const body = server.requests.filter((r) => r.path === '/store').at(-1).body;
+    {
+      assert.equal(s.stores().length, stores0 + 1, 'one store for the two not found');
+      const body = s.stores().at(-1);
       assert.deepEqual(body.entities.map((e) => e.entity_type), ['company', 'task']);
       assert.match(body.idempotency_key, new RegExp(`^remember-${cid}-[0-9a-f]{16}$`));
     }
     const again = await agent.remember([{ entity_type: 'company', name: company, industry: 'aerospace' }]);
     assert.equal(again[0].id, many[0].id);
     assert.equal(again[0].action, 'matched_existing');
-    if (stores0 !== null) assert.equal(s.storeCount(), stores0 + 1, 'twice writes once');
+    assert.equal(s.stores().length, stores0 + 1, 'twice writes once');
 
     // the next turn finds what was remembered
     const next = await agent.turn(`What is ${company}?`, () => 'A company.', { turnId: 't2' });
