@@ -363,10 +363,10 @@ function hookFetch() {
     const answer = original.call(globalThis, input, init);
     Promise.resolve(answer).then(
       (res) => {
-        for (const l of listening) l.record({ method, path: url.slice(l.base.length), start, ms: performance.now() - start, status: res?.status });
+        for (const l of listening) l.record({ method, path: url.slice(l.base.length), ms: performance.now() - start, status: res?.status });
       },
       () => {
-        for (const l of listening) l.record({ method, path: url.slice(l.base.length), start, ms: performance.now() - start, failed: 'no answer' });
+        for (const l of listening) l.record({ method, path: url.slice(l.base.length), ms: performance.now() - start, failed: 'no answer' });
       },
     );
     return answer;
@@ -382,7 +382,7 @@ function timedTransport(target, recorder) {
       const rec = recorder();
       const start = performance.now();
       const identifier = method === 'retrieveEntityByIdentifier' && typeof body?.identifier === 'string' ? body.identifier : undefined;
-      const done = (entry) => rec?.({ method: 'POST', path, identifier, start, ms: performance.now() - start, ...entry });
+      const done = (entry) => rec?.({ method: 'POST', path, identifier, ms: performance.now() - start, ...entry });
       let answer;
       try {
         answer = target[method](body);
@@ -647,7 +647,7 @@ export class NeotomaChatElement extends Base {
 
   #onAgentEvent(event) {
     if (!event || typeof event !== 'object') return;
-    if (event.type === 'retry' || event.type === 'writePending') this.#recorder?.event?.(event);
+    if (event.type === 'retry') this.#recorder?.event?.(event);
     if (event.type === 'writeFlushed') {
       const notice = this.#pendingNotices.get(event.turnId);
       if (!notice) return;
