@@ -228,7 +228,7 @@ impl EmbeddedStoreJs {
             .inner
             .borrow_mut()
             .handle(&method, &path, body.as_ref(), now_ms());
-        self.store_in_background(&method);
+        self.store_in_background();
         Ok(response_js(r))
     }
 
@@ -252,7 +252,7 @@ impl EmbeddedStoreJs {
             .inner
             .borrow_mut()
             .handle_raw(&method, &path, raw.as_deref(), now_ms());
-        self.store_in_background(&method);
+        self.store_in_background();
         Ok(response_js(r))
     }
 
@@ -261,7 +261,7 @@ impl EmbeddedStoreJs {
         &self,
         #[wasm_bindgen(unchecked_param_type = "StoreRequest")] body: JsValue,
     ) -> Promise {
-        self.call("/store", body, true, |s, b| s.store(b, now_ms()))
+        self.call("/store", body, |s, b| s.store(b, now_ms()))
     }
 
     #[wasm_bindgen(
@@ -272,7 +272,7 @@ impl EmbeddedStoreJs {
         &self,
         #[wasm_bindgen(unchecked_param_type = "RetrieveRequest")] body: JsValue,
     ) -> Promise {
-        self.call("/retrieve_entity_by_identifier", body, false, |s, b| {
+        self.call("/retrieve_entity_by_identifier", body, |s, b| {
             s.retrieve_entity_by_identifier(b)
         })
     }
@@ -283,7 +283,7 @@ impl EmbeddedStoreJs {
         #[wasm_bindgen(unchecked_param_type = "{ relationships: RelationshipById[] }")]
         body: JsValue,
     ) -> Promise {
-        self.call("/create_relationships", body, true, |s, b| {
+        self.call("/create_relationships", body, |s, b| {
             s.create_relationships(b, now_ms())
         })
     }
@@ -293,7 +293,7 @@ impl EmbeddedStoreJs {
         &self,
         #[wasm_bindgen(unchecked_param_type = "RelatedRequest")] body: JsValue,
     ) -> Promise {
-        self.call("/retrieve_related_entities", body, false, |s, b| {
+        self.call("/retrieve_related_entities", body, |s, b| {
             s.retrieve_related_entities(b)
         })
     }
@@ -322,34 +322,28 @@ impl EmbeddedStoreJs {
         }
     }
 
-    /// One typed call as a promise: its body checked, then [`answer`]. A `write` call on an
-    /// opened store settles once its changes (and any still pending) are stored. Out of line:
+    /// One typed call as a promise: its body checked, then [`answer`]. On an opened store, a call
+    /// that wrote settles once its changes (and any still pending) are stored. Out of line:
     /// one copy for the transport methods.
     #[inline(never)]
-    fn call(&self, path: &'static str, body: JsValue, write: bool, call: Call) -> Promise {
+    fn call(&self, path: &'static str, body: JsValue, call: Call) -> Promise {
         let result = match json_arg(body) {
             Ok(b) => answer(path, call(&mut self.inner.borrow_mut(), &b)),
             Err(e) => return Promise::reject(&e),
         };
-        match self.storage.clone().filter(|_| write) {
-            Some(storage) => {
-                storage.take(&self.inner);
-                spawn_promise(async move {
-                    storage.flush(false).await?;
-                    result
-                })
-            }
+        match self.storage.clone().filter(|s| s.take(&self.inner)) {
+            Some(storage) => spawn_promise(async move {
+                storage.flush(false).await?;
+                result
+            }),
             None => settled(result),
         }
     }
 
     /// After a `handle` call, which answers at once: its changes are stored in the background
-    /// (a failure goes to `onError`, else `console.error`, and stays pending). A GET writes
+    /// (a failure goes to `onError`, else `console.error`, and stays pending). A read changes
     /// nothing but the store's clock, which the next write stores.
-    fn store_in_background(&self, method: &str) {
-        if method.eq_ignore_ascii_case("GET") {
-            return;
-        }
+    fn store_in_background(&self) {
         if let Some(storage) = self.storage.clone().filter(|s| s.take(&self.inner)) {
             wasm_bindgen_futures::spawn_local(async move {
                 let _ = storage.flush(true).await;

@@ -40,7 +40,7 @@ use fnv::FnvHashMap;
 use entities::{Entity, IdempotencyRecord, Observation};
 use ids::IdGen;
 use persist::ChangeLog;
-pub use persist::{Change, FormatError, FORMAT, FORMAT_VERSION, META_KEY};
+pub use persist::{Change, FormatError, FORMAT, FORMAT_VERSION, META_KEY, STATE_KEY};
 use relationships::Relationship;
 use serde_json::json;
 use serde_json::{Map, Value};

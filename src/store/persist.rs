@@ -42,6 +42,8 @@ pub const FORMAT: &str = "neotoma-embedded-store";
 pub const FORMAT_VERSION: u64 = 1;
 /// The storage key of the meta record.
 pub const META_KEY: &str = "meta";
+/// The key of the state record (the id counter and the clock), which even a read changes.
+pub const STATE_KEY: &str = "state";
 
 /// A record's storage key and its new value (`None`: the record is gone).
 pub type Change = (String, Option<Value>);
@@ -286,7 +288,7 @@ impl EmbeddedStore {
                 id_counter: self.ids.counter(),
                 clock_ms: ms(self.clock_ms),
             };
-            out.push(("state".to_string(), to_value(&state)));
+            out.push((STATE_KEY.to_string(), to_value(&state)));
         }
         for entity in entities.into_iter().filter_map(|i| self.entities.get(i)) {
             out.push((format!("entity/{}", entity.id), entity_record(entity)));

@@ -11,10 +11,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::bindings::errors::to_js;
-use crate::bindings::js_values::field;
+use crate::bindings::js_values::{field, json_value};
 use crate::protocol::error::{Error, ErrorCode};
-use crate::store::{Change, EmbeddedStore};
-use crate::transport::js_json::{error_text, json_value, to_js as json_to_js};
+use crate::store::{Change, EmbeddedStore, STATE_KEY};
+use crate::transport::js_json::{error_text, to_js as json_to_js};
 use serde_json::Value;
 
 #[wasm_bindgen]
@@ -99,8 +99,8 @@ impl Storage {
                 js_sys::Reflect::get_u32(&pair, 1).unwrap_or_default(),
             );
             let key = key.as_string().unwrap_or_default();
-            let record = json_value(&record, &format!("the stored record {key:?}"))
-                .map_err(|why| to_js(Error::invalid_input(why)))?;
+            let record =
+                json_value(&record, &format!("the stored record {key:?}")).map_err(to_js)?;
             records.push((key, record));
         }
         Ok(records)
@@ -114,10 +114,15 @@ impl Storage {
         }
     }
 
-    /// Queues what the store changed since it was last asked; whether anything is pending.
+    /// Queues what the store changed since it was last asked; whether a record worth a write
+    /// is pending. The state record alone is not: every call moves the store's clock, reads
+    /// too, and that goes with the next write (or `flush()`).
     pub fn take(&self, store: &RefCell<EmbeddedStore>) -> bool {
         self.queue(store.borrow_mut().take_changes());
-        !self.pending.borrow().is_empty()
+        self.pending
+            .borrow()
+            .iter()
+            .any(|(key, _)| key != STATE_KEY)
     }
 
     /// Writes everything pending, after the batches before. A failure is given to `onError`
