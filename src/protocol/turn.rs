@@ -424,6 +424,13 @@ impl TurnLog {
         number
     }
 
+    /// Changes what is remembered of `turn_id` (a turn not known yet starts empty).
+    fn update(&mut self, turn_id: &str, change: impl FnOnce(&mut OpenedTurn)) {
+        let mut turn = self.get(turn_id).cloned().unwrap_or_default();
+        change(&mut turn);
+        self.remember(turn_id, turn);
+    }
+
     /// Stores `turn` under `turn_id`: in place if the id is known (its age unchanged), else as
     /// the newest, forgetting the oldest beyond `REMEMBERED_TURNS`.
     fn remember(&mut self, turn_id: &str, turn: OpenedTurn) {
@@ -610,19 +617,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 None,
             )
             .await?;
-        {
-            let mut turns = self.turns.borrow_mut();
-            let reply = turns.get(&turn_id).and_then(|t| t.reply.clone());
-            turns.remember(
-                &turn_id,
-                OpenedTurn {
-                    turn_number,
-                    retrieved: retrieved.clone(),
-                    user_text: Some(text_hash(&input.user_message)),
-                    reply,
-                },
-            );
-        }
+        self.turns.borrow_mut().update(&turn_id, |turn| {
+            turn.turn_number = turn_number;
+            turn.retrieved = retrieved.clone();
+            turn.user_text = Some(text_hash(&input.user_message));
+        });
         let stored = reported(delivery);
         Ok(OpenTurnResult {
             turn_id,
@@ -680,13 +679,10 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 .chain(stored.produced.iter().map(|p| p.id.clone()))
                 .collect(),
         };
-        {
-            let mut turns = self.turns.borrow_mut();
-            let mut turn = turns.get(&input.turn_id).cloned().unwrap_or_default();
+        self.turns.borrow_mut().update(&input.turn_id, |turn| {
             turn.turn_number = turn_number.unwrap_or(turn.turn_number);
             turn.reply = Some(sent);
-            turns.remember(&input.turn_id, turn);
-        }
+        });
         Ok(CloseTurnResult {
             turn_id: input.turn_id,
             turn_number,
