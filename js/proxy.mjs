@@ -561,22 +561,40 @@ async function relationshipsOutsideNamespace(body, config) {
     return `/create_relationships: at most ${MAX_CHECKED_SOURCES} distinct source entities per call`;
   }
   for (const source of sources) {
-    const answer = await callNeotoma(config, '/get_entity_snapshot', JSON.stringify({ entity_id: source }));
-    if (answer.status === 404) {
-      await answer.body?.cancel();
-      return `/create_relationships: source ${source} does not exist`;
-    }
-    if (!answer.ok) {
-      await answer.body?.cancel();
-      throw new UpstreamError('NEOTOMA_HTTP', `checking source ${source} failed: Neotoma answered ${answer.status}`, answer);
-    }
-    const record = await answer.json().catch(() => null);
-    const turnKey = record?.snapshot?.turn_key;
-    if (record?.entity_type !== 'conversation_message' || typeof turnKey !== 'string' || !turnKey.startsWith(prefix)) {
+    const record = await snapshotOf(config, source, 'source');
+    if (record === null) return `/create_relationships: source ${source} does not exist`;
+    if (namespacedName(record, ['conversation_message'])?.startsWith(prefix) !== true) {
       return `/create_relationships: source ${source} is not a message of a conversation starting with "${prefix}"`;
     }
   }
   return null;
+}
+
+/**
+ * An entity the proxy must check before it forwards a call (POST /get_entity_snapshot, with the
+ * token): its snapshot record, or null when Neotoma has no such entity. A failed check throws
+ * (Neotoma's 429/503 are passed on as they are).
+ */
+async function snapshotOf(config, id, what) {
+  const answer = await callNeotoma(config, '/get_entity_snapshot', JSON.stringify({ entity_id: id }));
+  if (answer.status === 404) {
+    await answer.body?.cancel();
+    return null;
+  }
+  if (!answer.ok) {
+    await answer.body?.cancel();
+    throw new UpstreamError('NEOTOMA_HTTP', `checking ${what} ${id} failed: Neotoma answered ${answer.status}`, answer);
+  }
+  return (await answer.json().catch(() => null)) ?? {};
+}
+
+/** The name a protocol entity of one of `types` is namespaced by: a conversation's
+ *  conversation_id, a message's turn_key; undefined for anything else. */
+function namespacedName(record, types) {
+  const type = record?.entity_type;
+  if (!types.includes(type)) return undefined;
+  const name = type === 'conversation' ? record.snapshot?.conversation_id : record.snapshot?.turn_key;
+  return typeof name === 'string' ? name : undefined;
 }
 
 // --- /retrieve_related_entities: the agent reading a turn's edges back -------------------------
@@ -611,19 +629,9 @@ function invalidRelatedBody(body) {
 async function relatedOutsideNamespace(body, config) {
   const prefix = config.conversationPrefix;
   const id = body.entity_id;
-  const answer = await callNeotoma(config, '/get_entity_snapshot', JSON.stringify({ entity_id: id }));
-  if (answer.status === 404) {
-    await answer.body?.cancel();
-    return `/retrieve_related_entities: entity ${id} does not exist`;
-  }
-  if (!answer.ok) {
-    await answer.body?.cancel();
-    throw new UpstreamError('NEOTOMA_HTTP', `checking entity ${id} failed: Neotoma answered ${answer.status}`, answer);
-  }
-  const record = await answer.json().catch(() => null);
-  const type = record?.entity_type;
-  const name = type === 'conversation' ? record?.snapshot?.conversation_id : type === 'conversation_message' ? record?.snapshot?.turn_key : undefined;
-  if (typeof name !== 'string' || !name.startsWith(prefix)) {
+  const record = await snapshotOf(config, id, 'entity');
+  if (record === null) return `/retrieve_related_entities: entity ${id} does not exist`;
+  if (namespacedName(record, ['conversation', 'conversation_message'])?.startsWith(prefix) !== true) {
     return `/retrieve_related_entities: entity ${id} is not a conversation or a message of a conversation starting with "${prefix}"`;
   }
   return null;
