@@ -294,6 +294,21 @@ mod tests {
     }
 
     #[test]
+    fn add_new_keeps_a_queued_write_as_it_is() {
+        let storage = MemoryStorage::default();
+        let outbox = Outbox::new(storage.clone(), "c1");
+        assert!(now(outbox.add_new(write("k1"))).unwrap());
+        let mut other = write("k1");
+        other.body = json!({"idempotency_key": "k1", "content": "another"});
+        assert!(!now(outbox.add_new(other)).unwrap());
+        assert!(now(outbox.add_new(write("k2"))).unwrap());
+        assert_eq!(
+            now(outbox.writes()).unwrap(),
+            vec![write("k1"), write("k2")]
+        );
+    }
+
+    #[test]
     fn a_write_round_trips_through_its_stored_form() {
         let w = write("k1");
         assert_eq!(decode(&encode(std::slice::from_ref(&w))), Some(vec![w]));
