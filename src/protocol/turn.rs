@@ -778,41 +778,49 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             .overlap_user_store
             .unwrap_or(self.config.overlap_user_store);
 
-        if overlap && self.kept_for_overlap(&write).await {
-            let ctx = self.context(retrieved.clone(), turn_id, turn_number);
-            let queued = self.config.outbox_enabled;
-            let (opened, reply) = join(
-                self.store_user_message(&input, write, turn_number, retrieved, queued),
-                self.call_llm(llm, &input.user_message, &ctx),
-            )
-            .await;
-            // the store's error first: a plain turn would have met it before the callback
-            let (opened, reply) = (opened?, reply?);
-            return match self.reply_for(&opened, &options).await {
-                // the callback ran before the store said this is a replay: its reply is dropped
-                TurnReply::Stored(stored) => Ok(self.replayed_turn(opened, stored).await),
-                TurnReply::New(revision) => self.finish(opened, reply, revision).await,
-            };
-        }
-
-        let mut opened = self
-            .store_user_message(&input, write, turn_number, retrieved, false)
-            .await?;
+        // Overlapped, the callback runs alongside the user message's store, on its own copy of
+        // the context; else it waits for the store (and is not called on a replay).
+        let overlapped = overlap && self.kept_for_overlap(&write).await;
+        let early_ctx = overlapped.then(|| self.context(retrieved.clone(), turn_id, turn_number));
+        let early_reply = async {
+            match &early_ctx {
+                Some(ctx) => Some(self.call_llm(llm, &input.user_message, ctx).await),
+                None => None,
+            }
+        };
+        let queued = overlapped && self.config.outbox_enabled;
+        let (opened, early_reply) = join(
+            self.store_user_message(&input, write, turn_number, retrieved, queued),
+            early_reply,
+        )
+        .await;
+        // the store's error first: a plain turn would have met it before calling the LLM
+        let mut opened = opened?;
+        let early_reply = early_reply.transpose()?;
         let revision = match self.reply_for(&opened, &options).await {
             TurnReply::Stored(stored) => {
-                llm.stored_reply(&stored.text);
+                // an overlapped callback ran before the store said replay: its reply is dropped
+                if early_reply.is_none() {
+                    llm.stored_reply(&stored.text);
+                }
                 return Ok(self.replayed_turn(opened, stored).await);
             }
             TurnReply::New(revision) => revision,
         };
-        // lent to the callback's context, given back for the result
-        let ctx = self.context(
-            std::mem::take(&mut opened.retrieved),
-            opened.turn_id.clone(),
-            opened.turn_number,
-        );
-        let reply = self.call_llm(llm, &input.user_message, &ctx).await?;
-        opened.retrieved = ctx.retrieved;
+        let reply = match early_reply {
+            Some(reply) => reply,
+            None => {
+                // lent to the callback's context, given back for the result
+                let ctx = self.context(
+                    std::mem::take(&mut opened.retrieved),
+                    opened.turn_id.clone(),
+                    opened.turn_number,
+                );
+                let reply = self.call_llm(llm, &input.user_message, &ctx).await?;
+                opened.retrieved = ctx.retrieved;
+                reply
+            }
+        };
         self.finish(opened, reply, revision).await
     }
 
