@@ -760,27 +760,26 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         if options.revision == Some(0) {
             return Err(Error::invalid_input("revision starts at 1"));
         }
+        let TurnOptions {
+            turn_id,
+            turn_number,
+            revision,
+            regenerate,
+            overlap_user_store,
+        } = options;
+        let (turn_id, turn_number) = self.prepare(turn_id, turn_number, &user_message, None)?;
+        // the message alone: its turn id and number are fixed
         let input = OpenTurnInput {
-            turn_id: options.turn_id.clone(),
-            turn_number: options.turn_number,
             user_message,
-            extra: None,
+            ..OpenTurnInput::default()
         };
-        let (turn_id, turn_number) = self.prepare(
-            input.turn_id.clone(),
-            input.turn_number,
-            &input.user_message,
-            None,
-        )?;
         let retrieved = self.retrieve(&input.user_message).await?;
         let write = self.user_write(&input, &turn_id, turn_number, &retrieved);
-        let overlap = options
-            .overlap_user_store
-            .unwrap_or(self.config.overlap_user_store);
 
         // Overlapped, the callback runs alongside the user message's store, on its own copy of
         // the context; else it waits for the store (and is not called on a replay).
-        let overlapped = overlap && self.kept_for_overlap(&write).await;
+        let overlapped = overlap_user_store.unwrap_or(self.config.overlap_user_store)
+            && self.may_overlap(&write).await;
         let early_ctx = overlapped.then(|| self.context(retrieved.clone(), turn_id, turn_number));
         let early_reply = async {
             match &early_ctx {
@@ -797,7 +796,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         // the store's error first: a plain turn would have met it before calling the LLM
         let mut opened = opened?;
         let early_reply = early_reply.transpose()?;
-        let revision = match self.reply_for(&opened, &options).await {
+        let revision = match self.reply_for(&opened, regenerate, revision).await {
             TurnReply::Stored(stored) => {
                 // an overlapped callback ran before the store said replay: its reply is dropped
                 if early_reply.is_none() {
@@ -824,11 +823,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         self.finish(opened, reply, revision).await
     }
 
-    /// Whether a turn may overlap: its user message's write is now in the outbox, or there is
-    /// no outbox. Not if a write under its key waits there already (an earlier attempt's: the
-    /// plain order sends that one and finds the reply without calling the LLM), nor if the
-    /// storage fails (the message would be kept nowhere while the callback runs).
-    async fn kept_for_overlap(&self, write: &PendingWrite) -> bool {
+    /// Whether a turn may overlap: its user message's write is now in the outbox (put there
+    /// now), or there is no outbox. Not if a write under its key waits there already (an earlier
+    /// attempt's: the plain order sends that one and finds the reply without calling the LLM),
+    /// nor if the storage fails (the message would be kept nowhere while the callback runs).
+    async fn may_overlap(&self, write: &PendingWrite) -> bool {
         !self.config.outbox_enabled || matches!(self.outbox.add_new(write.clone()).await, Ok(true))
     }
 
@@ -870,16 +869,21 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     /// What a turn answers with, its user message stored (or queued): on a replay (answered as
     /// one, or waiting in the outbox) the reply already stored, unless `regenerate` asks for a
-    /// new one, which then gets the next revision.
-    async fn reply_for(&self, opened: &OpenTurnResult, options: &TurnOptions) -> TurnReply {
+    /// new one, which then gets the next revision; else a new reply under `revision`.
+    async fn reply_for(
+        &self,
+        opened: &OpenTurnResult,
+        regenerate: bool,
+        revision: Option<u32>,
+    ) -> TurnReply {
         if opened.replayed || opened.pending {
             match self.stored_reply(&opened.turn_id, opened.replayed).await {
-                Some(stored) if !options.regenerate => return TurnReply::Stored(stored),
+                Some(stored) if !regenerate => return TurnReply::Stored(stored),
                 Some(stored) => return TurnReply::New(Some(stored.revision.saturating_add(1))),
                 None => {}
             }
         }
-        TurnReply::New(options.revision)
+        TurnReply::New(revision)
     }
 
     /// The turn's reply if it is already stored: the newest write of it waiting in the outbox,
@@ -1102,8 +1106,9 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             Sent::Answered(write, answer) => {
                 let (outcome, edges_done) = self.settle(&write, &answer).await?;
                 if self.config.outbox_enabled {
-                    // Stored, but its REFERS_TO edges are not: the write goes back to (or stays
-                    // in) the outbox, whose replay will re-create them.
+                    // Stored: a queued write leaves the outbox, unless its REFERS_TO edges are
+                    // not there yet: then it goes back to (or stays in) the outbox, whose replay
+                    // will re-create them.
                     let kept = if !edges_done {
                         self.outbox.push(write).await.is_ok()
                     } else {
