@@ -261,6 +261,24 @@ test('overlapped faults: a user store refused for good rejects after the callbac
   assert.equal(e2.status, 400);
 });
 
+test('overlapped turnStream: a user store refused for good rejects done; the streams carried the whole reply', { timeout: 20_000 }, async () => {
+  const cid = randomId('overlap-stream-refused');
+  server.failNext(STORE, 400, { error_code: 'VALIDATION_INVALID_FORMAT', message: 'Invalid request payload.' }, { match: isKey(idempotencyKey(cid, 't1', 'user')) });
+  const agent = httpAgent(server, cid, { overlapUserStore: true, outbox: recordingStorage() });
+  async function* llm() {
+    yield 'Acme Corp ';
+    yield 'is stored.';
+  }
+  const { textStream, done } = agent.turnStream(MESSAGE, llm, { turnId: 't1' });
+  const chunks = [];
+  for await (const chunk of textStream) chunks.push(chunk);
+  assert.equal(chunks.join(''), 'Acme Corp is stored.', 'the reply was complete before the store answered');
+  const e = await rejectionOf(done);
+  assert.equal(e.code, 'NEOTOMA_HTTP');
+  assert.equal(e.status, 400);
+  assert.equal((await turnIndex(server, cid).catch(() => ({ turns: [] }))).turns.length, 0, 'nothing stored');
+});
+
 test('overlapped faults: a user store never answered readably rejects with the plain turn\'s error; its write stays in the outbox', { timeout: 30_000 }, async () => {
   const garble = (cid) => server.setFaults({ seed: 1, rules: [{ path: STORE, p: 1, kind: 'truncated', cut: 'length', match: isKey(idempotencyKey(cid, 't1', 'user')) }] });
   const retry = { maxAttempts: 3, initialDelayMs: 5, maxDelayMs: 20 };
