@@ -1,7 +1,7 @@
 // Types of `neotoma-agent-wasm/ai-sdk`: Neotoma memory for the AI SDK (`ai` 7, LanguageModelV4).
 
 import type { LanguageModelMiddleware, Tool } from 'ai';
-import type { AgentOptions, NeotomaAgent, TurnContext, TurnResult } from './neotoma_agent_wasm.js';
+import type { AgentOptions, CloseTurnResult, NeotomaAgent, TurnContext, TurnResult } from './neotoma_agent_wasm.js';
 
 /** The parameters of a model call as a middleware gets them (the provider's call options). */
 export type ModelCallParams = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
@@ -51,8 +51,9 @@ interface NeotomaMiddlewareCommon {
   /** Workers: `ctx.waitUntil` (bound), so the reply's store finishes after the response. Given,
    *  `generateText` also returns before the store; not given, it waits for it. */
   waitUntil?: (promise: Promise<unknown>) => void;
-  /** Each turn once its reply is stored (or a replay answered with the stored reply). */
-  onTurn?: (result: TurnResult) => void;
+  /** Each reply once it is stored (a `TurnResult`; a continuation that completes a reply gives the
+   *  `CloseTurnResult` of its revision), and a replay answered with the stored reply. */
+  onTurn?: (result: TurnResult | CloseTurnResult) => void;
   /** A reply store that failed after the call was answered (default: one `console.error` line). */
   onError?: (error: unknown, info: NeotomaMiddlewareErrorInfo) => void;
 }

@@ -12,8 +12,10 @@
 //                    when generate returns or the stream ends. An abandoned or failed stream stores
 //                    no reply (the user message stays), as `turnStream` does.
 // A call whose prompt has anything after its last user message (a tool-result continuation) is
-// no new turn: it gets the turn's memory again and stores nothing. A retried request is the same
-// turn (same default turn id): the package replays it, and the stored reply is answered without
+// no new turn and stores no new message: it gets the turn's memory again, and when it adds text
+// or entities it completes the turn's one reply (the text of every step, as streamed, and all the
+// entities), stored as the next revision of the same assistant message. A retried request is the
+// same turn (same default turn id): the package replays it, and the stored reply is answered without
 // calling the model. Plain JS over the package's public API; `ai` is a peer dependency.
 
 import { NeotomaAgent } from 'neotoma-agent-wasm';
@@ -142,6 +144,8 @@ export function neotomaMiddleware(options) {
   const agents = new Map();
   // ctx.memory of the turns this middleware opened, for their tool-result continuations.
   const memories = new Map();
+  // The last reply store of each turn this middleware made: a continuation's revision goes after it.
+  const lastStores = new Map();
   // transformParams -> wrapGenerate/wrapStream: the params object it returned carries the turn.
   const turns = new WeakMap();
 
@@ -215,11 +219,28 @@ export function neotomaMiddleware(options) {
     const meta = { conversationId: agent.conversationId, turnId, turnNumber };
 
     // A tool-result continuation (or any call with something after the last user message): the
-    // turn was opened by the call that answered the user message. Its memory again; no store.
+    // turn was opened by the call that answered the user message. Its memory again (when this
+    // middleware opened it); what the turn's reply holds so far, from the prompt itself.
     if (lastUser < prompt.length - 1) {
+      const after = prompt.slice(lastUser + 1).filter((m) => m?.role === 'assistant');
+      const priorText = after.map((m) => (Array.isArray(m.content) ? m.content : []).filter((p) => p?.type === 'text').map((p) => p.text).join('')).join('');
+      const priorEntities = after.flatMap((m) =>
+        (Array.isArray(m.content) ? m.content : []).filter((p) => p?.type === 'tool-call' && p.toolName === rememberToolName).flatMap((p) => entitiesOfCall(p.input)),
+      );
       const remembered = memories.get(memoryKey);
       const next = { ...base, prompt: remembered ? memoryPrompt(prompt, remembered.memory, remembered.ctx) : prompt };
-      turns.set(next, { kind: 'continuation', meta: { ...meta, continuation: true } });
+      turns.set(next, {
+        kind: 'continuation',
+        agent,
+        memoryKey,
+        turnId,
+        turnNumber,
+        // each step of the turn so far is one assistant message: the reply's next revision
+        revision: after.length + 1,
+        priorText,
+        priorEntities,
+        meta: { ...meta, continuation: true },
+      });
       return next;
     }
 
@@ -252,6 +273,7 @@ export function neotomaMiddleware(options) {
     }
     const { ctx } = first;
     boundedSet(memories, memoryKey, { memory: ctx.memory, ctx }, MEMORIES_KEPT);
+    boundedSet(lastStores, memoryKey, done.catch(() => undefined), MEMORIES_KEPT);
     const next = { ...base, prompt: memoryPrompt(prompt, ctx.memory, ctx) };
     turns.set(next, {
       kind: 'open',
@@ -285,11 +307,51 @@ export function neotomaMiddleware(options) {
     return stored;
   }
 
+  /**
+   * A continuation's end: when it added text or entities, the turn's whole reply (every step's
+   * text, all the entities) is stored as the assistant message's next revision (`closeTurn`,
+   * keyed by the revision, so a retried continuation stores nothing twice).
+   */
+  function complete(turn, text, found) {
+    if (text === '' && found.length === 0) return Promise.resolve(undefined);
+    const seen = new Set();
+    const entities = [...turn.priorEntities, ...found].filter((e) => {
+      const key = JSON.stringify(e);
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
+    const stored = (lastStores.get(turn.memoryKey) ?? Promise.resolve())
+      .then(() => turn.agent.closeTurn({ turnId: turn.turnId, turnNumber: turn.turnNumber, assistantMessage: turn.priorText + text, entities, revision: turn.revision }))
+      .then(
+        (result) => {
+          try {
+            onTurn?.(result);
+          } catch {
+            /* ignored */
+          }
+          return result;
+        },
+        (err) => {
+          reportError(err, { phase: 'reply store', conversationId: turn.meta.conversationId, turnId: turn.turnId });
+          return undefined;
+        },
+      );
+    boundedSet(lastStores, turn.memoryKey, stored, MEMORIES_KEPT);
+    if (waitUntil) waitUntil(stored);
+    return stored;
+  }
+
   async function wrapGenerate({ doGenerate, params }) {
     const turn = turns.get(params);
     if (!turn) return doGenerate();
     if (turn.kind === 'continuation') {
       const result = await doGenerate();
+      const content = Array.isArray(result.content) ? result.content : [];
+      const stored = complete(
+        turn,
+        content.filter((p) => p?.type === 'text').map((p) => p.text).join(''),
+        content.filter((p) => p?.type === 'tool-call' && p.toolName === rememberToolName).flatMap((p) => entitiesOfCall(p.input)),
+      );
+      if (!waitUntil) await stored;
       return { ...result, providerMetadata: withNeotomaMetadata(result.providerMetadata, turn.meta) };
     }
     if (turn.kind === 'replay') {
@@ -344,7 +406,22 @@ export function neotomaMiddleware(options) {
       part?.type === 'finish' ? { ...part, providerMetadata: withNeotomaMetadata(part.providerMetadata, turn.meta) } : part;
     if (turn.kind === 'continuation') {
       const result = await doStream();
-      return { ...result, stream: result.stream.pipeThrough(new TransformStream({ transform: (part, c) => c.enqueue(markFinish(part)) })) };
+      let text = '';
+      const found = [];
+      let failed = false;
+      const watch = new TransformStream({
+        transform(part, c) {
+          if (part?.type === 'text-delta' && typeof part.delta === 'string') text += part.delta;
+          else if (part?.type === 'tool-call' && part.toolName === rememberToolName) found.push(...entitiesOfCall(part.input));
+          else if (part?.type === 'error') failed = true;
+          c.enqueue(markFinish(part));
+        },
+        // only a stream read to its end completes the reply (an error or a cancel never gets here)
+        flush() {
+          if (!failed) complete(turn, text, found);
+        },
+      });
+      return { ...result, stream: result.stream.pipeThrough(watch) };
     }
 
     // The reply as the package's LLM stream: the model's text deltas, exactly as streamed.
