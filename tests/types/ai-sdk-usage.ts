@@ -15,7 +15,7 @@ export function aiSdkUsage(baseModel: Exclude<LanguageModel, string>, waitUntil:
       turnId: ({ turnNumber, userMessage }) => `t${turnNumber}-${userMessage.length}`,
       memoryTemplate: (memory, ctx) => `${memory}\n(turn ${ctx.turnNumber})`,
       waitUntil,
-      onTurn: (result) => console.log(result.produced.length, result.replayed.assistant),
+      onTurn: (result) => console.log(result.produced.length, result.turnId, result.pending),
       onError: (err, info) => console.log(err, info.phase, info.turnId),
     }),
   });
