@@ -407,6 +407,17 @@ test("the model's error passes through unchanged: the same object; the user mess
   assert.deepEqual(contents.sort(), [['user', 'And now?'], ['user', 'Tell me about Acme Corp']]);
 });
 
+test('a store Neotoma refuses before the model is called (a wrong token) rejects the call with that NeotomaError; the model is not called', async () => {
+  const calls = openai.requests.length;
+  const model = wrapped({ conversationId: randomId('ai-badtoken'), transport: { ...transport(), token: 'tok-wrong-secret' } });
+  const err = await generateText({ model, prompt: 'Tell me about Acme Corp' }).then(() => null, (e) => e);
+  assert.equal(err?.name, 'NeotomaError');
+  assert.equal(err.code, 'NEOTOMA_HTTP');
+  assert.equal(err.status, 401);
+  assert.ok(!String(err.message).includes('tok-wrong-secret'));
+  assert.equal(openai.requests.length, calls);
+});
+
 test('waitUntil: generateText returns before the reply is stored, and the store finishes inside waitUntil', async () => {
   const cid = randomId('ai-waituntil');
   server.delay('/store', 400, { times: 1, match: (b) => String(b?.idempotency_key).endsWith('-assistant-turn') });
