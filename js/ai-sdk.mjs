@@ -123,6 +123,8 @@ export function neotomaMiddleware(options) {
     onError,
   } = options;
   const agentOptions = Object.fromEntries(Object.entries(options).filter(([k]) => !OWN_OPTIONS.includes(k)));
+  // More than the agent takes would refuse the whole reply: the first ones are kept.
+  const maxEntities = Number.isInteger(agentOptions.maxProducedEntities) ? agentOptions.maxProducedEntities : 16;
   if (fixedAgent !== undefined) {
     if (!(fixedAgent instanceof NeotomaAgent)) throw invalid('neotomaMiddleware: agent must be a NeotomaAgent');
     if (conversationId !== undefined || Object.keys(agentOptions).length > 0) {
@@ -193,6 +195,7 @@ export function neotomaMiddleware(options) {
       for (const k of Object.keys(neotoma)) {
         if (!CALL_OPTIONS.includes(k)) throw invalid(`providerOptions.neotoma: unknown option ${k}`);
       }
+      if (neotoma.regenerate !== undefined && typeof neotoma.regenerate !== 'boolean') throw invalid('providerOptions.neotoma.regenerate must be a boolean');
       callOptions = neotoma;
       // Not the provider's: it never sees them.
       providerOptions = Object.fromEntries(Object.entries(params.providerOptions).filter(([k]) => k !== 'neotoma'));
@@ -315,10 +318,12 @@ export function neotomaMiddleware(options) {
   function complete(turn, text, found) {
     if (text === '' && found.length === 0) return Promise.resolve(undefined);
     const seen = new Set();
-    const entities = [...turn.priorEntities, ...found].filter((e) => {
-      const key = JSON.stringify(e);
-      return seen.has(key) ? false : (seen.add(key), true);
-    });
+    const entities = [...turn.priorEntities, ...found]
+      .filter((e) => {
+        const key = JSON.stringify(e);
+        return seen.has(key) ? false : (seen.add(key), true);
+      })
+      .slice(0, maxEntities);
     const stored = (lastStores.get(turn.memoryKey) ?? Promise.resolve())
       .then(() => turn.agent.closeTurn({ turnId: turn.turnId, turnNumber: turn.turnNumber, assistantMessage: turn.priorText + text, entities, revision: turn.revision }))
       .then(
@@ -375,6 +380,7 @@ export function neotomaMiddleware(options) {
     for (const part of content) {
       if (part?.type === 'tool-call' && part.toolName === rememberToolName) turn.entities.push(...entitiesOfCall(part.input));
     }
+    turn.entities.splice(maxEntities);
     turn.reply.resolve({ text: content.filter((p) => p?.type === 'text').map((p) => p.text).join('') });
     const stored = settle(turn, () => undefined);
     if (!waitUntil) await stored;
@@ -465,6 +471,7 @@ export function neotomaMiddleware(options) {
           return;
         }
         if (chunk.done) {
+          turn.entities.splice(maxEntities);
           // An `error` part means the reply is not whole: it is not stored.
           endReply(modelError);
           controller.close();

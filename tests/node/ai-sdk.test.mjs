@@ -441,7 +441,7 @@ test('options and per-call options: bad ones are refused with INVALID_INPUT befo
   const requests = openai.requests.length;
   const stores = storeCount();
   const model = wrapped({ conversationId: randomId('ai-bad') });
-  for (const neotoma of [{ turnid: 'x' }, 'turn-1']) {
+  for (const neotoma of [{ turnid: 'x' }, 'turn-1', { regenerate: 'yes' }]) {
     const err = await generateText({ model, prompt: 'Tell me about Acme Corp', providerOptions: { neotoma } }).then(() => null, (e) => e);
     assert.equal(err?.code, 'INVALID_INPUT', String(err));
   }
