@@ -2,13 +2,14 @@
 // over real HTTP on 127.0.0.1: the provider talks to the local OpenAI-format server the edge
 // Worker tests use (tests/packaging/edge/openai-sse-server.mjs), the agent to the local
 // Neotoma-shaped server (tests/server/). In Node (generateText, streamText, the README route), in
-// workerd (the README route as a Worker bundled with rolldown, run by Miniflare 3), and from the
-// `npm pack` tarball installed into tests/packaging/ai-sdk/ (with ai from the npm cache, offline).
+// workerd (the README route as a Worker bundled with rolldown, run by Miniflare 3), in headless
+// Chromium (a page bundled with rolldown, on the embedded store), and from the `npm pack` tarball
+// installed into tests/packaging/ai-sdk/ (with ai from the npm cache, offline).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,6 +25,7 @@ import { entitySnapshot, randomId, refersTo, rowsByKey, seed, startTestServer, t
 import { startOpenAIServer } from '../packaging/edge/openai-sse-server.mjs';
 import { describeRun, makeWorkspace, packTarball, PKG_DIR, REPO_DIR, relativeImports, run, childEnv } from '../packaging/helpers.mjs';
 import { chatRoute } from '../packaging/ai-sdk/route.mjs';
+import { launchChromium, startStaticServer } from '../server/static-server.mjs';
 
 const FIXTURE_DIR = path.join(REPO_DIR, 'tests', 'packaging', 'ai-sdk');
 const DEFAULT_TEMPLATE_TAIL = "\nUse what is relevant to the user's message; do not assume more than it says.";
@@ -638,6 +640,58 @@ test('the README route in workerd (Miniflare, bundled with rolldown): streamed a
     assert.ok(!logs.includes(server.token), 'no token in the Worker log');
   } finally {
     await mf.dispose();
+  }
+});
+
+test('in Chromium: a page bundling the AI SDK and the middleware (the embedded store): streamed, remembered, retrieved', { timeout: 120_000 }, async () => {
+  const bundle = await rolldown({
+    input: path.join(FIXTURE_DIR, 'page.mjs'),
+    cwd: REPO_DIR,
+    platform: 'browser',
+    external: ['neotoma-agent-wasm'],
+    resolve: { conditionNames: ['browser', 'import', 'default'] },
+    logLevel: 'warn',
+  });
+  const { output } = await bundle.generate({ format: 'esm' });
+  await bundle.close();
+  const dir = path.join(REPO_DIR, 'target', 'ai-sdk-page');
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'page.js'), output[0].code);
+  await writeFile(
+    path.join(dir, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>ai-sdk</title>' +
+      '<script type="importmap">{"imports":{"neotoma-agent-wasm":"/pkg/browser.mjs"}}</script>' +
+      '<script type="module" src="/page.js"></script>',
+  );
+  const staticServer = await startStaticServer({ mounts: [['/pkg/', PKG_DIR], ['/', dir]] });
+  const browser = await launchChromium();
+  const pageErrors = [];
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (err) => pageErrors.push(String(err)));
+    const cid = randomId('ai-browser');
+    const dana = { entity_type: 'person', name: 'Dana Whitfield', organization: 'Orbital Labs' };
+    openai.planReply([toolCall('call_b1', 'remember', { entities: [dana] })]);
+    openai.planReply(["I'll remember ", 'Dana Whitfield.']);
+    openai.planReply(['Dana Whitfield is at Orbital Labs.']);
+    const requestsBefore = openai.requests.length;
+    await page.goto(`${staticServer.url}/index.html?${new URLSearchParams({ llm: openai.url, conversation: cid })}`);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 60_000 });
+    const result = await page.evaluate(() => window.__result);
+    assert.equal(result.error, undefined, `${result.error}\n${pageErrors.join('\n')}`);
+    assert.equal(result.toldText, "I'll remember Dana Whitfield.");
+    assert.equal(result.askedText, 'Dana Whitfield is at Orbital Labs.');
+    const [first, completed] = result.turns;
+    assert.deepEqual(first.produced.map((p) => [p.entity_type, p.canonical_name, p.action]), [['person', 'person:Dana Whitfield', 'created']]);
+    assert.equal(completed.produced[0].id, first.produced[0].id);
+    assert.ok(result.asked.retrievedEntityIds.includes(first.produced[0].id));
+    const [system] = systemOf(openai.requests.at(-1));
+    assert.ok(system.includes(`person "Dana Whitfield" (${first.produced[0].id}): organization: Orbital Labs`), system);
+    assert.equal(openai.requests.length - requestsBefore, 3);
+    assert.ok(staticServer.served.includes('/pkg/neotoma_agent_wasm_bg.wasm'), staticServer.served.join(', '));
+  } finally {
+    await browser.close();
+    await staticServer.close();
   }
 });
 
