@@ -277,7 +277,14 @@ export function neotomaMiddleware(options) {
     const { ctx } = first;
     boundedSet(memories, memoryKey, { memory: ctx.memory, ctx }, MEMORIES_KEPT);
     boundedSet(lastStores, memoryKey, done.catch(() => undefined), MEMORIES_KEPT);
-    const next = { ...base, prompt: memoryPrompt(prompt, ctx.memory, ctx) };
+    let withMemory;
+    try {
+      withMemory = memoryPrompt(prompt, ctx.memory, ctx);
+    } catch (err) {
+      reply.reject(err); // the turn ends now (no reply), not at llmTimeoutMs
+      throw err;
+    }
+    const next = { ...base, prompt: withMemory };
     turns.set(next, {
       kind: 'open',
       type,

@@ -435,7 +435,7 @@ test('waitUntil: generateText returns before the reply is stored, and the store 
   assert.equal((await stored(byKey[`${cid}:${turn.turnId}:assistant`])).content, 'Stored later.');
 });
 
-test('options and per-call options: bad ones are refused with INVALID_INPUT before anything is sent', async () => {
+test('options and per-call options: bad ones are refused with INVALID_INPUT before anything is sent; a memory template that throws fails the call', async () => {
   const agent = new NeotomaAgent({ conversationId: 'ai-bad' });
   for (const bad of [undefined, 'c1', {}, { conversationId: 42 }, { agent: {} }, { agent, conversationId: 'c' }, { agent, retrievalLimit: 2 }, { conversationId: 'c', turnId: 't1' }, { conversationId: 'c', waitUntil: true }, { conversationId: 'c', memoryTemplate: 7 }, { conversationId: 'c', rememberToolName: '' }]) {
     assert.throws(() => neotomaMiddleware(bad), (e) => e.name === 'NeotomaError' && e.code === 'INVALID_INPUT', JSON.stringify(bad));
@@ -447,12 +447,18 @@ test('options and per-call options: bad ones are refused with INVALID_INPUT befo
     const err = await generateText({ model, prompt: 'Tell me about Acme Corp', providerOptions: { neotoma } }).then(() => null, (e) => e);
     assert.equal(err?.code, 'INVALID_INPUT', String(err));
   }
+  // a template that throws fails the call with its own error; the model is not called, no reply is stored
+  const oops = new Error('template broke');
+  const cid = randomId('ai-template');
+  const thrown = await generateText({ model: wrapped({ conversationId: cid, memoryTemplate: () => { throw oops; } }), prompt: 'Tell me about Acme Corp' }).then(() => null, (e) => e);
+  assert.equal(thrown, oops);
+  assert.deepEqual(Object.values(await rows(cid)).map((row) => row.role), ['user']);
   // an agent's option the package refuses (B16: a typo) comes back as the package's error
   const typo = wrapped({ conversationId: 'c', retrievalLimt: 2 });
   const err = await generateText({ model: typo, prompt: 'Tell me about Acme Corp' }).then(() => null, (e) => e);
   assert.equal(err?.code, 'INVALID_INPUT');
   assert.equal(openai.requests.length, requests);
-  assert.equal(storeCount(), stores);
+  assert.equal(storeCount(), stores + 1, 'the template case stored its user message, nothing else was sent');
 });
 
 test('per call: providerOptions.neotoma picks the conversation and turn id (the provider never sees them); a function of the headers picks the conversation', async () => {
@@ -709,7 +715,7 @@ test('the packed tarball, installed into tests/packaging/ai-sdk with ai from the
       env: { ...process.env, npm_config_cache: cache, npm_config_update_notifier: 'false', npm_config_loglevel: 'error' },
       timeoutMs: 120_000,
     });
-    assert.equal(install.code, 0, describeRun('npm install (offline)', install));
+    assert.equal(install.code, 0, describeRun('npm install (offline; `npm ci` in the repo fills the npm cache it reads)', install));
     const installed = JSON.parse(await readFile(path.join(dir, 'node_modules', 'neotoma-agent-wasm', 'package.json'), 'utf8'));
     assert.deepEqual(installed.exports['./ai-sdk'], { types: './ai-sdk.d.ts', default: './ai-sdk.mjs' });
     assert.deepEqual(installed.peerDependenciesMeta, { ai: { optional: true } });
