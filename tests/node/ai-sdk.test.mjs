@@ -189,6 +189,21 @@ test('streamText abandoned midway (its abortSignal): no assistant message is sto
   assert.deepEqual(errors, [], 'an abandoned reply is not a store failure');
 });
 
+test("cancelling only streamText's textStream does not stop the model: the whole reply is stored", async () => {
+  const cid = randomId('ai-cancel');
+  let open;
+  const gate = new Promise((resolve) => (open = resolve));
+  openai.planReply(['Started, ', 'and finished anyway.'], { gate });
+  const bg = waitUntilCollector();
+  const result = streamText({ model: wrapped({ conversationId: cid, waitUntil: bg.waitUntil }), prompt: 'Tell me about Acme Corp' });
+  const reader = result.textStream.getReader();
+  assert.equal((await reader.read()).value, 'Started, ');
+  await reader.cancel();
+  open();
+  const [turn] = await bg.settled();
+  assert.equal(turn.assistantMessage, 'Started, and finished anyway.');
+});
+
 test('a retried request replays: the stored reply is answered without calling the model, one observation each', async () => {
   const cid = randomId('ai-retry');
   const messages = [{ role: 'user', content: 'Tell me about Acme Corp' }];
