@@ -11,7 +11,8 @@
 //      js/proxy.mjs + js/proxy.d.ts copied in (`exports["./proxy"]`, re-exported by every entry),
 //      js/report.mjs + js/report.d.ts likewise (`exports["./report"]`), and the <neotoma-chat>
 //      custom element, js/widget.mjs + js/widget.d.ts (`exports["./widget"]`, browser only; it
-//      imports ./browser.mjs, the browser entry next to it)
+//      imports ./browser.mjs, the browser entry next to it); js/ai-sdk.mjs + js/ai-sdk.d.ts
+//      (`exports["./ai-sdk"]`: the AI SDK middleware; `ai` an optional peer dependency)
 //   4. sizes (raw and gzip -9) -> stdout and pkg/sizes.json; fails above the gzip budget
 //      (only warns with PKG_SIZE_BUDGET=warn, as `make demo` does)
 //   5. node_modules/neotoma-agent-wasm -> ../pkg, so Node tests import('neotoma-agent-wasm')
@@ -157,6 +158,9 @@ const idbFiles = ['outbox-indexeddb.mjs', 'outbox-indexeddb.d.ts', 'indexeddb.mj
 // <neotoma-chat>; it loads the browser entry (`./browser.mjs`) itself. Not re-exported by the
 // entries (it needs a DOM).
 const widgetFiles = ['widget.mjs', 'widget.d.ts'];
+// The AI SDK middleware (js/ai-sdk.mjs, plain JS): `neotoma-agent-wasm/ai-sdk`. It imports the
+// package itself (the runtime's entry) and `ai`, a peer dependency never bundled here.
+const aiSdkFiles = ['ai-sdk.mjs', 'ai-sdk.d.ts'];
 // The embedded store's storages (js/store-storage.mjs, plain JS): re-exported by every entry,
 // for `await EmbeddedStore.open(indexedDbStoreStorage())`.
 const storeStorageFiles = ['store-storage.mjs', 'store-storage.d.ts'];
@@ -199,7 +203,7 @@ const entrySources = {
 };
 for (const [name, src] of Object.entries(entrySources)) writeFileSync(join(outDir, name), src);
 for (const f of storeStorageFiles) copyFileSync(join('js', f), join(outDir, f));
-for (const f of [...proxyFiles, ...reportFiles, ...idbFiles, ...widgetFiles]) copyFileSync(join('js', f), join(outDir, f));
+for (const f of [...proxyFiles, ...reportFiles, ...idbFiles, ...widgetFiles, ...aiSdkFiles]) copyFileSync(join('js', f), join(outDir, f));
 // The main types re-export the proxy's and the report's, so `import { createNeotomaProxy } from
 // "neotoma-agent-wasm"` type-checks ("./proxy.js" resolves to proxy.d.ts; report.d.ts imports the
 // result types back from the main .d.ts, a type-only cycle TypeScript resolves).
@@ -276,10 +280,15 @@ const pkgJson = {
     './report': { types: './report.d.ts', default: './report.mjs' },
     // The <neotoma-chat> custom element (browsers): defines it and loads the browser entry.
     './widget': { types: './widget.d.ts', default: './widget.mjs' },
+    // The AI SDK language-model middleware (needs the peer dependency `ai`).
+    './ai-sdk': { types: './ai-sdk.d.ts', default: './ai-sdk.mjs' },
     [`./${outName}_bg.wasm`]: wasmRel,
     './package.json': './package.json',
   },
-  keywords: ['neotoma', 'agent', 'wasm', 'webassembly', 'cloudflare-workers', 'deno'],
+  // Only `neotoma-agent-wasm/ai-sdk` uses it: optional, so no other user installs it.
+  peerDependencies: { ai: '^7.0.0' },
+  peerDependenciesMeta: { ai: { optional: true } },
+  keywords: ['neotoma', 'agent', 'wasm', 'webassembly', 'cloudflare-workers', 'deno', 'ai-sdk'],
 };
 writeFileSync(join(outDir, 'package.json'), JSON.stringify(pkgJson, null, 2) + '\n');
 step('entries + package.json written');

@@ -11,6 +11,9 @@
 //       written in 5-byte pieces, so lines and UTF-8 characters are split across writes.
 //   server.planStatus(status, body)             a non-stream answer (e.g. 401 JSON)
 //
+// A request without `stream: true` (the AI SDK's generateText) gets the same plan as one
+// chat.completion JSON: the string deltas joined as `content`, the tool-call deltas as `tool_calls`.
+//
 // No plan queued: 500. Binds 127.0.0.1 only. Answers CORS preflights and allows any origin, as
 // hosted OpenAI-compatible APIs do, so a page (the demo's model settings) can call it too.
 
@@ -32,6 +35,23 @@ function chunkEvent(delta, finishReason = null) {
 const write = (res, data) => new Promise((resolve, reject) => res.write(data, (err) => (err ? reject(err) : resolve())));
 
 const asDelta = (d) => (typeof d === 'string' ? { content: d } : d);
+
+function completionOf(deltas) {
+  const message = { role: 'assistant', content: null };
+  for (const d of deltas.map(asDelta)) {
+    if (typeof d.content === 'string') message.content = (message.content ?? '') + d.content;
+    for (const call of d.tool_calls ?? []) (message.tool_calls ??= []).push({ id: call.id, type: 'function', function: call.function });
+  }
+  const finishReason = message.tool_calls ? 'tool_calls' : 'stop';
+  return {
+    id: 'chatcmpl-edge-test',
+    object: 'chat.completion',
+    created: 1764460800,
+    model: 'edge-test-model',
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  };
+}
 
 async function streamReply(res, { deltas, gate, ending = 'done' }) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -75,6 +95,8 @@ export async function startOpenAIServer() {
         res.writeHead(500, { 'content-type': 'text/plain' }).end('no plan queued');
       } else if (plan.status) {
         res.writeHead(plan.status, { 'content-type': 'application/json' }).end(JSON.stringify(plan.body));
+      } else if (body?.stream !== true) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completionOf(plan.deltas)));
       } else {
         await streamReply(res, plan);
       }
