@@ -1,0 +1,193 @@
+// Round trips on the critical path: every request to the local Neotoma-shaped server (in this
+// process, tests/server/neotoma-server.mjs) held for 20 ms (`server.delay('*', 20)`), messages
+// naming 0, 1, 4 and 8 identifiers that exist in it. Per turn: the requests the server received
+// before the LLM callback was invoked and after it; time to first token (turn() called -> callback
+// invoked); protocol time (turn() call to settle, minus the callback's own time).
+//
+// A strictly sequential client (one lookup after another, the user message stored, then one call
+// per edge; the callback; the assistant message stored, then one call per edge: the order of the
+// upstream TypeScript SDK) is costed from the same turns: the same number of lookups and edges
+// as the turn sent, each request costed at the median latency the client measured for its path
+// in these turns (fetch called -> response headers, with the 20 ms delay).
+// The overlapped turn (`overlapUserStore: true`) gets the same rows, or n/a if the agent refuses it.
+
+import { NeotomaAgent } from 'neotoma-agent-wasm';
+import { startServer } from '../../tests/server/neotoma-server.mjs';
+import { NAMED, messageNaming, stats, ms, llm } from './lib.mjs';
+
+const LATENCY_MS = 20;
+const COUNTS = [0, 1, 4, 8];
+const TURNS = Number(process.env.BENCH_RT_TURNS ?? 8);
+const WARMUP = 2;
+
+/** Number of sequential waves in a list of [start, end] intervals (overlapping ones run together). */
+function waves(intervals) {
+  const s = [...intervals].sort((a, b) => a[0] - b[0]);
+  let n = 0;
+  let end = -Infinity;
+  for (const [a, b] of s) {
+    if (a >= end) {
+      n++;
+      end = b;
+    } else end = Math.max(end, b);
+  }
+  return n;
+}
+
+export async function run() {
+  const server = await startServer();
+  for (const e of NAMED) await server.store.store({ entities: [e], idempotency_key: `seed-${e.name}` });
+
+  // Every fetch the agent makes, timed as the client sees it (call -> response headers).
+  const fetchLog = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async function timedFetch(input, init) {
+    const url = typeof input === 'string' ? input : input.url;
+    const entry = { path: new URL(url).pathname, start: performance.now(), end: NaN };
+    fetchLog.push(entry);
+    const res = await realFetch.call(globalThis, input, init);
+    entry.end = performance.now();
+    return res;
+  };
+  server.delay('*', LATENCY_MS);
+
+  const rows = [];
+  const data = { latencyMs: LATENCY_MS, turns: TURNS, modes: {} };
+  try {
+    for (const mode of ['plain', 'overlapped']) {
+      const perK = {};
+      data.modes[mode] = perK;
+      for (const k of COUNTS) {
+        const message = messageNaming(k);
+        let agent;
+        try {
+          agent = new NeotomaAgent({
+            conversationId: `rt-${mode}-${k}-${Date.now()}`,
+            transport: { baseUrl: server.url, token: server.token },
+            ...(mode === 'overlapped' ? { overlapUserStore: true } : {}),
+          });
+        } catch (e) {
+          if (e?.code !== 'INVALID_INPUT') throw e;
+          perK[k] = { unavailable: e.message };
+          continue;
+        }
+        const turns = [];
+        for (let i = 0; i < WARMUP + TURNS; i++) {
+          server.resetCounts();
+          fetchLog.length = 0;
+          let cbStart = NaN;
+          let cbEnd = NaN;
+          const t0 = performance.now();
+          const result = await agent.turn(message, (m, ctx) => {
+            cbStart = performance.now();
+            const reply = llm(m, ctx);
+            cbEnd = performance.now();
+            return reply;
+          });
+          const t1 = performance.now();
+          await server.whenIdle();
+          if (i < WARMUP) continue;
+          const reqs = server.requests.filter((r) => !r.preflight);
+          const before = reqs.filter((r) => r.receivedAt < cbStart);
+          const after = reqs.filter((r) => r.receivedAt >= cbStart);
+          const fetchesBefore = fetchLog.filter((f) => f.start < cbStart);
+          const fetchesAfter = fetchLog.filter((f) => f.start >= cbStart);
+          const stores = reqs.filter((r) => r.path === '/store');
+          const edgesOf = (role) =>
+            stores
+              .filter((r) => r.body?.entities?.some((e) => e.entity_type === 'conversation_message' && e.role === role))
+              .reduce((n, r) => n + (r.body.relationships?.length ?? 0), 0);
+          const createRel = reqs.filter((r) => r.path.startsWith('/create_relationship'));
+          turns.push({
+            ttft: cbStart - t0,
+            protocol: t1 - t0 - (cbEnd - cbStart),
+            before: before.length,
+            after: after.length,
+            wavesBefore: waves(fetchesBefore.map((f) => [f.start, f.end])),
+            wavesAfter: waves(fetchesAfter.map((f) => [f.start, f.end])),
+            lookups: reqs.filter((r) => r.path === '/retrieve_entity_by_identifier').length,
+            userEdges: edgesOf('user'),
+            assistantEdges: edgesOf('assistant'),
+            extraEdgeCalls: createRel.length,
+            extraEdges: createRel.reduce((n, r) => n + (r.body?.relationships?.length ?? 1), 0),
+            retrieved: result.retrieved.length,
+            undelayed: reqs.filter((r) => r.delayedMs !== LATENCY_MS).length,
+            paths: Object.fromEntries(
+              [...new Set(fetchLog.map((f) => f.path))].map((p) => [p, fetchLog.filter((f) => f.path === p).map((f) => f.end - f.start)]),
+            ),
+          });
+        }
+        // per-path client latency over these turns
+        const lat = {};
+        for (const t of turns) for (const [p, v] of Object.entries(t.paths)) (lat[p] ??= []).push(...v);
+        const latMed = Object.fromEntries(Object.entries(lat).map(([p, v]) => [p, stats(v).median]));
+        const allLat = stats(Object.values(lat).flat()).median;
+        const L = (p) => latMed[p] ?? allLat;
+        const med = (f) => stats(turns.map(f)).median;
+        const t = turns.at(-1);
+        const lookups = med((x) => x.lookups);
+        const userEdges = med((x) => x.userEdges);
+        const asstEdges = med((x) => x.assistantEdges);
+        const seqBefore = lookups * L('/retrieve_entity_by_identifier') + L('/store') + userEdges * L('/create_relationship');
+        const seqAfter = L('/store') + asstEdges * L('/create_relationship');
+        const r = {
+          message,
+          ttft: stats(turns.map((x) => x.ttft)),
+          protocol: stats(turns.map((x) => x.protocol)),
+          requestsBefore: med((x) => x.before),
+          requestsAfter: med((x) => x.after),
+          roundTripsBefore: med((x) => x.wavesBefore),
+          roundTripsAfter: med((x) => x.wavesAfter),
+          lookups,
+          userEdges,
+          assistantEdges: asstEdges,
+          retrieved: t.retrieved,
+          undelayedRequests: turns.reduce((n, x) => n + x.undelayed, 0),
+          clientLatencyMs: latMed,
+          sequential: {
+            requestsBefore: lookups + 1 + userEdges,
+            requestsAfter: 1 + asstEdges,
+            ttft: seqBefore,
+            protocol: seqBefore + seqAfter,
+          },
+        };
+        perK[k] = r;
+      }
+    }
+  } finally {
+    globalThis.fetch = realFetch;
+    await server.close();
+  }
+
+  const Lall = Object.values(data.modes.plain).flatMap((r) => Object.values(r.clientLatencyMs ?? {}));
+  for (const mode of ['plain', 'overlapped']) {
+    for (const k of COUNTS) {
+      const r = data.modes[mode][k];
+      const label = `${mode === 'plain' ? 'plain turn' : 'overlapped turn (`overlapUserStore: true`)'}, ${k} identifier${k === 1 ? '' : 's'}`;
+      if (!r || r.unavailable) {
+        rows.push({ what: label, figure: 'n/a (not built yet: the agent refuses `overlapUserStore`)' });
+        continue;
+      }
+      rows.push({
+        what: label,
+        figure:
+          `${r.requestsBefore} requests before the callback in **${r.roundTripsBefore} round trips**, ${r.requestsAfter} after in **${r.roundTripsAfter}**; ` +
+          `time to first token **${ms(r.ttft.median)}**, protocol time ${ms(r.protocol.median)} (medians of ${r.ttft.n}; ${r.retrieved} retrieved)` +
+          (r.undelayedRequests ? `; ${r.undelayedRequests} requests were not delayed!` : ''),
+      });
+      if (mode === 'plain') {
+        const s = r.sequential;
+        rows.push({
+          what: `sequential client, ${k} identifier${k === 1 ? '' : 's'} (${r.lookups} lookups, then the store, then ${r.userEdges}+${r.assistantEdges} edges one call each)`,
+          figure: `${s.requestsBefore} requests before the callback, ${s.requestsAfter} after; time to first token ${ms(s.ttft)}, protocol time ${ms(s.protocol)}`,
+        });
+      }
+    }
+  }
+  const medLat = stats(Lall).median;
+  rows.unshift({
+    what: `per-request latency the client measured (server holds each request ${LATENCY_MS} ms; fetch -> headers)`,
+    figure: `median ${ms(medLat)} over all paths (${Object.entries(data.modes.plain[4]?.clientLatencyMs ?? {}).map(([p, v]) => `${p} ${ms(v)}`).join(', ')})`,
+  });
+  return { rows, data };
+}
