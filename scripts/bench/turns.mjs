@@ -1,22 +1,16 @@
-// Turn latency and throughput of the built package (`make pkg` first), in Node:
+// Turn latency in Node, one turn at a time (the rows README carried before `make bench` grew):
 //   - on the embedded store (in-process, no network);
-//   - over HTTP to the local Neotoma-shaped server on 127.0.0.1 (tests/server/neotoma-server.mjs);
-//   - the default extractor on a 1 MiB message.
-// Reproducible: `make bench` (or `node scripts/bench-turns.mjs [turns]`). Prints medians and p90.
+//   - over HTTP to the local Neotoma-shaped server on 127.0.0.1 (tests/server/neotoma-server.mjs,
+//     in this process), no injected latency;
+//   - a replayed turn from a fresh agent (same turn id and number);
+//   - crowding: a conversation of 100+ messages whose id holds a person's name.
 
-import { performance } from 'node:perf_hooks';
-import { NeotomaAgent, EmbeddedStore, extractIdentifiers } from 'neotoma-agent-wasm';
-import { startServer } from '../tests/server/neotoma-server.mjs';
+import { NeotomaAgent, EmbeddedStore } from 'neotoma-agent-wasm';
+import { startServer } from '../../tests/server/neotoma-server.mjs';
+import { stats, medP90, llm } from './lib.mjs';
+import { MESSAGE } from './throughput.mjs';
 
-const TURNS = Number(process.argv[2] ?? 200);
-const MESSAGE = 'What did Sarah Chen say about Acme Corp and "Project Falcon" last week?';
-const llm = (_m, ctx) => `Noted: ${ctx.retrieved.map((e) => e.snapshot.name).join(', ')}`;
-
-function stats(samples) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  return `median ${at(0.5).toFixed(2)} ms, p90 ${at(0.9).toFixed(2)} ms (n=${s.length})`;
-}
+const TURNS = Number(process.env.BENCH_TURNS ?? 150);
 
 async function seed(store) {
   for (const [t, name] of [['company', 'Acme Corp'], ['project', 'Project Falcon'], ['person', 'Sarah Chen']]) {
@@ -24,70 +18,64 @@ async function seed(store) {
   }
 }
 
-async function run(label, agent) {
+async function timed(agent, message = MESSAGE) {
   const samples = [];
   for (let i = 0; i < TURNS; i++) {
     const t0 = performance.now();
-    await agent.turn(MESSAGE, llm);
+    await agent.turn(message, llm);
     samples.push(performance.now() - t0);
   }
-  console.log(`${label}: turn (3 lookups + 2 stores) ${stats(samples)}`);
+  return stats(samples);
 }
 
-const store = new EmbeddedStore();
-await seed(store);
-await run('embedded store', new NeotomaAgent({ conversationId: 'bench-embedded', transport: store }));
+export async function run() {
+  const rows = [];
+  const data = {};
+  const store = new EmbeddedStore();
+  await seed(store);
+  data.embedded = await timed(new NeotomaAgent({ conversationId: 'bench-embedded', transport: store }));
+  rows.push({ what: 'one turn on the embedded store (3 lookups + 2 stores)', figure: medP90(data.embedded) });
 
-const server = await startServer();
-await seed(server.store);
-await run(
-  'HTTP to 127.0.0.1',
-  new NeotomaAgent({ conversationId: 'bench-http', transport: { baseUrl: server.url, token: server.token } }),
-);
+  const server = await startServer();
+  try {
+    await seed(server.store);
+    const http = { baseUrl: server.url, token: server.token };
+    data.http = await timed(new NeotomaAgent({ conversationId: 'bench-http', transport: http }));
+    rows.push({ what: 'one turn over HTTP to the local server on 127.0.0.1 (same process), no injected latency', figure: medP90(data.http) });
 
-// A replay from a fresh agent (same turn id and number): the user store answered as a replay,
-// one lookup of the stored reply, its edges re-created; no LLM call, no reply store.
-{
-  const first = new NeotomaAgent({ conversationId: 'bench-replay', transport: { baseUrl: server.url, token: server.token } });
-  const samples = [];
-  for (let i = 0; i < TURNS; i++) {
-    await first.turn(MESSAGE, llm, { turnId: `r${i}`, turnNumber: i + 1 });
-    const again = new NeotomaAgent({ conversationId: 'bench-replay', transport: { baseUrl: server.url, token: server.token } });
-    const t0 = performance.now();
-    await again.turn(MESSAGE, llm, { turnId: `r${i}`, turnNumber: i + 1 });
-    samples.push(performance.now() - t0);
-  }
-  console.log(`HTTP to 127.0.0.1: replayed turn (3 lookups + 1 store + reply lookup + 2 edge repairs) ${stats(samples)}`);
-}
-
-// Crowding: a person named in the conversation id, in a conversation of 100 messages: the first
-// lookup is cut at its limit by the conversation's own messages, so one more by name.
-{
-  const cid = 'thaddeus-bench';
-  await server.store.store({ entities: [{ entity_type: 'person', name: 'Thaddeus' }], idempotency_key: 'seed-thaddeus' });
-  const history = [{ entity_type: 'conversation', conversation_id: cid }];
-  for (let i = 0; i < 100; i++) {
-    history.push({ entity_type: 'conversation_message', role: 'user', sender_kind: 'user', content: `message ${i}`, turn_key: `${cid}:old-${i}` });
-  }
-  await server.store.store({ entities: history, idempotency_key: 'seed-history' });
-  for (const [label, message] of [['plain', 'What did Sarah Chen say?'], ['crowded', 'What did Thaddeus say?']]) {
-    const agent = new NeotomaAgent({ conversationId: cid, transport: { baseUrl: server.url, token: server.token } });
-    const samples = [];
+    // A replay from a fresh agent (same turn id and number): the user store answered as a replay,
+    // one lookup of the stored reply, its edges re-created; no LLM call, no reply store.
+    const first = new NeotomaAgent({ conversationId: 'bench-replay', transport: http });
+    const replay = [];
     for (let i = 0; i < TURNS; i++) {
+      await first.turn(MESSAGE, llm, { turnId: `r${i}`, turnNumber: i + 1 });
+      const again = new NeotomaAgent({ conversationId: 'bench-replay', transport: http });
       const t0 = performance.now();
-      await agent.turn(message, llm);
-      samples.push(performance.now() - t0);
+      await again.turn(MESSAGE, llm, { turnId: `r${i}`, turnNumber: i + 1 });
+      replay.push(performance.now() - t0);
+      again.free();
     }
-    console.log(`HTTP to 127.0.0.1, a conversation of 100+ messages: turn, one ${label} identifier ${stats(samples)}`);
-  }
-}
-await server.close();
+    data.replay = stats(replay);
+    rows.push({ what: 'a replayed turn from a fresh agent, HTTP (3 lookups, the store answered as a replay, a lookup of the stored reply, edge repairs)', figure: medP90(data.replay) });
 
-const big = ('Ask Acme Corp about INV-2041 and "Project Falcon". ').repeat(21000).slice(0, 1 << 20);
-const ex = [];
-for (let i = 0; i < 10; i++) {
-  const t0 = performance.now();
-  extractIdentifiers(big);
-  ex.push(performance.now() - t0);
+    // Crowding: a person named in the conversation id, in a conversation of 100 messages: the first
+    // lookup is cut at its limit by the conversation's own messages, so one more by name.
+    const cid = 'thaddeus-bench';
+    await server.store.store({ entities: [{ entity_type: 'person', name: 'Thaddeus' }], idempotency_key: 'seed-thaddeus' });
+    const history = [{ entity_type: 'conversation', conversation_id: cid }];
+    for (let i = 0; i < 100; i++) {
+      history.push({ entity_type: 'conversation_message', role: 'user', sender_kind: 'user', content: `message ${i}`, turn_key: `${cid}:old-${i}` });
+    }
+    await server.store.store({ entities: history, idempotency_key: 'seed-history' });
+    for (const [label, message] of [['plain', 'What did Sarah Chen say?'], ['crowded', 'What did Thaddeus say?']]) {
+      data[`crowding-${label}`] = await timed(new NeotomaAgent({ conversationId: cid, transport: http }), message);
+    }
+    rows.push({
+      what: 'crowding, HTTP: a turn in a conversation of 100+ messages naming a plain name / one that occurs in the conversation id (one more lookup)',
+      figure: `${medP90(data['crowding-plain'])} / ${medP90(data['crowding-crowded'])}`,
+    });
+  } finally {
+    await server.close();
+  }
+  return { rows, data };
 }
-console.log(`extractIdentifiers on a 1 MiB message: ${stats(ex)}`);

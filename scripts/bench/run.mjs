@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// `make bench`: every figure of README's "Measured" table in one run, printed as one table and
+// written to target/bench/latest.json (and latest.md, the same table as markdown).
+//
+//   node scripts/bench/run.mjs [--only part,part,...]
+//
+// Parts (scripts/bench/<part>.mjs, each run in a fresh Node process by scripts/bench/part.mjs):
+//   round-trips  requests and round trips before/after the LLM callback, 20 ms per request
+//   throughput   turns per second, 1/10/100 conversations in flight, Node and workerd
+//   cpu          CPU time per turn and its share inside the wasm module
+//   startup      module instantiation and the first turn, Node and workerd, cold
+//   scaling      turn and lookup time on an embedded store of 100 to 100,000 entities
+//   memory       wasm linear memory over 1,000 turns, embedded and HTTP, and a 1 MiB message
+//   extraction   extractIdentifiers in wasm on 1 KB / 100 KB / 1 MiB, typical and adversarial
+//   size         .wasm and glue sizes and where the bytes go
+//   turns        turn latency one at a time (embedded, HTTP, replay, crowding)
+// and the other benches when they exist (their rows say n/a otherwise):
+//   cargo run --release --example bench_extract -- --json   (native extraction)
+//   cargo run --release --example bench_store -- --json     (native embedded-store scaling)
+//   node scripts/bench-store-wasm.mjs --json                 (embedded-store scaling in wasm)
+// Needs the built package (pkg/: `make pkg`); `make bench` builds it when it is missing.
+
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { BENCH_DIR, REPO_DIR, machine, ms } from './lib.mjs';
+
+const PARTS = ['round-trips', 'throughput', 'cpu', 'startup', 'scaling', 'memory', 'extraction', 'size', 'turns'];
+const argOnly = process.argv.indexOf('--only');
+const only = argOnly > 0 ? process.argv[argOnly + 1].split(',') : null;
+const wanted = (p) => !only || only.includes(p);
+
+const SECTIONS = [
+  ['Round trips on the critical path (every request held 20 ms by the server)', ['round-trips']],
+  ['Throughput', ['throughput', 'cpu']],
+  ['Start-up (cold)', ['startup']],
+  ['Scaling (embedded store)', ['scaling', 'ext:bench_store', 'ext:bench-store-wasm']],
+  ['Memory', ['memory']],
+  ['Extraction', ['ext:bench_extract', 'extraction']],
+  ['Size', ['size']],
+  ['Turn latency, one at a time', ['turns']],
+];
+
+function sh(cmd, args, { timeoutMs = 180_000 } = {}) {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { cwd: REPO_DIR, timeout: timeoutMs, maxBuffer: 64 << 20, encoding: 'utf8' }, (err, stdout, stderr) =>
+      resolve({ ok: !err, code: err?.code ?? 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The first JSON value in a command's output (the whole output, or its last line that parses). */
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    for (const line of text.trim().split('\n').reverse()) {
+      try {
+        const v = JSON.parse(line);
+        if (v && typeof v === 'object') return v;
+      } catch {
+        /* not this line */
+      }
+    }
+  }
+  return null;
+}
+
+const fmtValue = (k, v) => {
+  if (typeof v === 'number') {
+    if (/(^|_)ms$|Ms$|_ms_|millis/i.test(k)) return ms(v);
+    if (/(^|_)(us|micros)$|Us$/i.test(k)) return ms(v / 1000);
+    if (/(^|_)ns$|Ns$/i.test(k)) return ms(v / 1e6);
+    return Number.isInteger(v) ? v.toLocaleString('en-US') : v.toPrecision(4);
+  }
+  return String(v);
+};
+
+/**
+ * Rows from another bench's JSON, whatever its shape: `{ rows: [{what, figure}] }` as they are;
+ * otherwise each array item or nested object becomes a row (its name/label/input/case as `what`,
+ * its other scalar fields as `figure`), and top-level scalars one row together.
+ */
+export function externalRows(json, label) {
+  if (Array.isArray(json?.rows) && json.rows.every((r) => r && 'what' in r && 'figure' in r)) {
+    return json.rows.map((r) => ({ what: `${label}: ${r.what}`, figure: String(r.figure) }));
+  }
+  const rows = [];
+  const scalars = [];
+  const NAME_KEYS = ['what', 'name', 'label', 'input', 'case', 'kind', 'size', 'id'];
+  const describe = (obj) =>
+    Object.entries(obj)
+      .filter(([k, v]) => !NAME_KEYS.includes(k) && (typeof v !== 'object' || v === null))
+      .map(([k, v]) => `${k} ${fmtValue(k, v)}`)
+      .join(', ');
+  const walk = (value, prefix) => {
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        if (item && typeof item === 'object') {
+          const nameKey = NAME_KEYS.find((k) => typeof item[k] === 'string' || typeof item[k] === 'number');
+          const name = nameKey ? String(item[nameKey]) : `#${i}`;
+          const fig = describe(item);
+          if (fig) rows.push({ what: `${label}: ${prefix ? `${prefix} ` : ''}${name}`, figure: fig });
+          for (const [k, v] of Object.entries(item)) if (v && typeof v === 'object') walk(v, `${prefix ? `${prefix} ` : ''}${name} ${k}`);
+        }
+      });
+    } else if (value && typeof value === 'object') {
+      const fig = describe(value);
+      if (fig) (prefix ? rows : scalars).push({ what: `${label}${prefix ? `: ${prefix}` : ''}`, figure: fig });
+      for (const [k, v] of Object.entries(value)) if (v && typeof v === 'object') walk(v, prefix ? `${prefix} ${k}` : k);
+    }
+  };
+  walk(json, '');
+  return [...scalars, ...rows];
+}
+
+async function externalBenches() {
+  const out = {};
+  const examples = ['bench_extract', 'bench_store'].filter((e) => existsSync(path.join(REPO_DIR, 'examples', `${e}.rs`)));
+  const wantExt = wanted('ext') || wanted('extraction') || wanted('scaling');
+  if (!wantExt) return out;
+  let built = { ok: true };
+  if (examples.length) {
+    const t0 = performance.now();
+    process.stderr.write(`[bench] cargo build --release ${examples.map((e) => `--example ${e}`).join(' ')}\n`);
+    built = await sh('cargo', ['build', '--release', '--quiet', ...examples.flatMap((e) => ['--example', e])], { timeoutMs: 240_000 });
+    out.cargoBuildSeconds = (performance.now() - t0) / 1000;
+    if (!built.ok) process.stderr.write(built.stderr.slice(-3000));
+  }
+  for (const [key, label, file, cmd] of [
+    ['ext:bench_extract', 'native (`cargo run --release --example bench_extract -- --json`)', 'examples/bench_extract.rs', () => [path.join(REPO_DIR, 'target', 'release', 'examples', 'bench_extract'), ['--json']]],
+    ['ext:bench_store', 'native (`cargo run --release --example bench_store -- --json`)', 'examples/bench_store.rs', () => [path.join(REPO_DIR, 'target', 'release', 'examples', 'bench_store'), ['--json']]],
+    ['ext:bench-store-wasm', 'wasm (`node scripts/bench-store-wasm.mjs --json`)', 'scripts/bench-store-wasm.mjs', () => [process.execPath, [path.join(REPO_DIR, 'scripts', 'bench-store-wasm.mjs'), '--json']]],
+  ]) {
+    if (!existsSync(path.join(REPO_DIR, file))) {
+      out[key] = { rows: [{ what: label, figure: `n/a (not built yet: no ${file})` }] };
+      continue;
+    }
+    if (file.endsWith('.rs') && !built.ok) {
+      out[key] = { rows: [{ what: label, figure: 'n/a (cargo build failed)' }] };
+      continue;
+    }
+    const [c, a] = cmd();
+    process.stderr.write(`[bench] ${path.relative(REPO_DIR, c) || c} ${a.map((x) => path.relative(REPO_DIR, x) || x).join(' ')}\n`);
+    const t0 = performance.now();
+    const r = await sh(c, a);
+    const json = r.ok ? parseJson(r.stdout) : null;
+    const seconds = (performance.now() - t0) / 1000;
+    if (!json) {
+      out[key] = { seconds, rows: [{ what: label, figure: r.ok ? 'n/a (not built yet: no JSON output for --json)' : `n/a (failed: exit ${r.code})` }] };
+      continue;
+    }
+    const rows = externalRows(json, label);
+    out[key] = { seconds, data: json, rows: rows.length ? rows : [{ what: label, figure: 'n/a (empty JSON)' }] };
+  }
+  return out;
+}
+
+function runPart(name) {
+  const file = path.join(BENCH_DIR, 'parts', `${name}.json`);
+  rmSync(file, { force: true });
+  process.stderr.write(`[bench] ${name}\n`);
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(REPO_DIR, 'scripts', 'bench', 'part.mjs'), name, file], { cwd: REPO_DIR, stdio: ['ignore', 'inherit', 'inherit'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0 && existsSync(file)) return resolve(JSON.parse(readFileSync(file, 'utf8')));
+      const why = signal ? `killed (${signal})` : `exit ${code}`;
+      resolve({ seconds: (performance.now() - t0) / 1000, rows: [{ what: name, figure: `n/a (the part failed: ${why}; run node scripts/bench/part.mjs ${name})` }] });
+    });
+  });
+}
+
+/** Markdown cell: no raw newlines or pipes. */
+const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function renderTable(m, sections) {
+  const lines = [
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory}; Node ${m.node}; ${m.os}; ${m.date}.`,
+    '',
+    '| area | what | figure |',
+    '|---|---|---|',
+  ];
+  for (const s of sections) {
+    s.rows.forEach((r, i) => lines.push(`| ${i === 0 ? `**${cell(s.title)}**` : ''} | ${cell(r.what)} | ${cell(r.figure)} |`));
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const t0 = performance.now();
+  mkdirSync(path.join(BENCH_DIR, 'parts'), { recursive: true });
+  if (!existsSync(path.join(REPO_DIR, 'pkg', 'package.json'))) throw new Error('no pkg/: run make pkg (make bench does)');
+  const m = machine();
+  const results = await externalBenches();
+  for (const p of PARTS) if (wanted(p)) results[p] = await runPart(p);
+  const sections = SECTIONS.map(([title, keys]) => ({
+    title,
+    rows: keys.flatMap((k) => results[k]?.rows ?? []),
+  })).filter((s) => s.rows.length);
+  const seconds = (performance.now() - t0) / 1000;
+  const table = renderTable(m, sections);
+  const doc = {
+    machine: m,
+    seconds,
+    command: 'make bench',
+    sections,
+    parts: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, typeof v === 'object' ? { seconds: v.seconds, data: v.data } : v])),
+  };
+  writeFileSync(path.join(BENCH_DIR, 'latest.json'), JSON.stringify(doc, null, 2));
+  writeFileSync(path.join(BENCH_DIR, 'latest.md'), `${table}\n`);
+  console.log(`\n${table}\n`);
+  console.log(`make bench: ${seconds.toFixed(0)} s; written to target/bench/latest.json and target/bench/latest.md`);
+}
+
+main().catch((e) => {
+  console.error(e?.stack ?? e);
+  process.exit(1);
+});
