@@ -1,7 +1,9 @@
 // Round trips on the critical path: every request to the local Neotoma-shaped server (in this
 // process, tests/server/neotoma-server.mjs) held for 20 ms (`server.delay('*', 20)`), messages
-// naming 0, 1, 4 and 8 identifiers that exist in it. Per turn: the requests the server received
-// before the LLM callback was invoked and after it; time to first token (turn() called -> callback
+// naming 0, 1, 4 and 8 identifiers that exist in it. Per turn, from the agent's fetches (timed by
+// a wrapper around globalThis.fetch): the requests answered before the LLM callback was invoked
+// and the others (sent after it, or in flight when it was invoked), each set's round trips
+// (requests whose times overlap count as one); time to first token (turn() called -> callback
 // invoked); protocol time (turn() call to settle, minus the callback's own time).
 //
 // A strictly sequential client (one lookup after another, the user message stored, then one call
@@ -16,6 +18,7 @@ import { startServer } from '../../tests/server/neotoma-server.mjs';
 import { NAMED, messageNaming, stats, ms, llm } from './lib.mjs';
 
 const LATENCY_MS = 20;
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const COUNTS = [0, 1, 4, 8];
 const TURNS = Number(process.env.BENCH_RT_TURNS ?? 8);
 const WARMUP = 2;
@@ -88,10 +91,10 @@ export async function run() {
           await server.whenIdle();
           if (i < WARMUP) continue;
           const reqs = server.requests.filter((r) => !r.preflight);
-          const before = reqs.filter((r) => r.receivedAt < cbStart);
-          const after = reqs.filter((r) => r.receivedAt >= cbStart);
-          const fetchesBefore = fetchLog.filter((f) => f.start < cbStart);
-          const fetchesAfter = fetchLog.filter((f) => f.start >= cbStart);
+          // before the callback: answered before it was invoked (on the time-to-first-token path);
+          // after: the others (sent after it, or still in flight when it was invoked)
+          const fetchesBefore = fetchLog.filter((f) => f.end <= cbStart);
+          const fetchesAfter = fetchLog.filter((f) => !(f.end <= cbStart));
           const stores = reqs.filter((r) => r.path === '/store');
           const edgesOf = (role) =>
             stores
@@ -101,8 +104,9 @@ export async function run() {
           turns.push({
             ttft: cbStart - t0,
             protocol: t1 - t0 - (cbEnd - cbStart),
-            before: before.length,
-            after: after.length,
+            before: fetchesBefore.length,
+            after: fetchesAfter.length,
+            requests: reqs.length,
             wavesBefore: waves(fetchesBefore.map((f) => [f.start, f.end])),
             wavesAfter: waves(fetchesAfter.map((f) => [f.start, f.end])),
             lookups: reqs.filter((r) => r.path === '/retrieve_entity_by_identifier').length,
@@ -171,23 +175,23 @@ export async function run() {
       rows.push({
         what: label,
         figure:
-          `${r.requestsBefore} requests before the callback in **${r.roundTripsBefore} round trips**, ${r.requestsAfter} after in **${r.roundTripsAfter}**; ` +
+          `${plural(r.requestsBefore, 'request')} before the callback in **${plural(r.roundTripsBefore, 'round trip')}**, ${r.requestsAfter} after in **${r.roundTripsAfter}**; ` +
           `time to first token **${ms(r.ttft.median)}**, protocol time ${ms(r.protocol.median)} (medians of ${r.ttft.n}; ${r.retrieved} retrieved)` +
           (r.undelayedRequests ? `; ${r.undelayedRequests} requests were not delayed!` : ''),
       });
       if (mode === 'plain') {
         const s = r.sequential;
         rows.push({
-          what: `sequential client, ${k} identifier${k === 1 ? '' : 's'} (${r.lookups} lookups, then the store, then ${r.userEdges}+${r.assistantEdges} edges one call each)`,
-          figure: `${s.requestsBefore} requests before the callback, ${s.requestsAfter} after; time to first token ${ms(s.ttft)}, protocol time ${ms(s.protocol)}`,
+          what: `sequential client, ${k} identifier${k === 1 ? '' : 's'}: ${plural(r.lookups, 'lookup')} one after another, the user message, its ${plural(r.userEdges, 'edge')} one call each; the callback; the reply, its ${plural(r.assistantEdges, 'edge')}`,
+          figure: `${plural(s.requestsBefore, 'request')} before the callback, ${s.requestsAfter} after; time to first token ${ms(s.ttft)}, protocol time ${ms(s.protocol)} (computed: each request at the median latency its path had in these turns, an edge call at the median of all paths)`,
         });
       }
     }
   }
   const medLat = stats(Lall).median;
   rows.unshift({
-    what: `per-request latency the client measured (server holds each request ${LATENCY_MS} ms; fetch -> headers)`,
-    figure: `median ${ms(medLat)} over all paths (${Object.entries(data.modes.plain[4]?.clientLatencyMs ?? {}).map(([p, v]) => `${p} ${ms(v)}`).join(', ')})`,
+    what: `per-request latency as the client saw it (the server holds each request ${LATENCY_MS} ms; fetch called -> response headers), over the plain turns`,
+    figure: `median ${ms(medLat)} (${Object.entries(data.modes.plain[4]?.clientLatencyMs ?? {}).map(([p, v]) => `${p} ${ms(v)}`).join(', ')}, with 4 identifiers)`,
   });
   return { rows, data };
 }
