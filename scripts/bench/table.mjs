@@ -18,6 +18,8 @@ const fmtValue = (k, v) => {
  * its other scalar fields as `figure`), and top-level scalars one row together.
  */
 export function externalRows(json, label) {
+  if (json?.bench === 'extract_identifiers' && Array.isArray(json.rows)) return extractRows(json, label);
+  if (json?.bench === 'store' && Array.isArray(json.sizes)) return storeRows(json, label);
   if (Array.isArray(json?.rows) && json.rows.every((r) => r && 'what' in r && 'figure' in r)) {
     return json.rows.map((r) => ({ what: `${label}: ${r.what}`, figure: String(r.figure) }));
   }
@@ -66,3 +68,47 @@ export function renderTable(m, sections) {
   return lines.join('\n');
 }
 
+
+/** examples/bench_extract.rs --json: `{ bench, build, rows: [{ input, size, bytes, ms, identifiers }] }`. */
+function extractRows(json, label) {
+  const sizes = [...new Set(json.rows.map((r) => r.size))];
+  const rows = [];
+  for (const size of sizes) {
+    const at = json.rows.filter((r) => r.size === size);
+    const typical = at.find((r) => /typical|chat/.test(r.input));
+    const worst = at.filter((r) => r !== typical).sort((a, b) => b.ms - a.ms)[0];
+    rows.push({
+      what: `${label}, ${size}: typical chat text / the slowest adversarial text (best of runs)`,
+      figure: `${typical ? `**${ms(typical.ms)}** (${typical.identifiers} identifiers)` : 'n/a'} / ${worst ? `**${ms(worst.ms)}** (${worst.input})` : 'n/a'}`,
+    });
+  }
+  const last = sizes.at(-1);
+  rows.push({
+    what: `${label}, ${last} of each adversarial text`,
+    figure: json.rows
+      .filter((r) => r.size === last && !/typical|chat/.test(r.input))
+      .map((r) => `${r.input} ${ms(r.ms)}`)
+      .join(', '),
+  });
+  return rows;
+}
+
+/** examples/bench_store.rs and scripts/bench-store-wasm.mjs --json: `{ bench, build, sizes: [{ entities, fill_ms, calls: { name: { ms, result } } }] }`. */
+function storeRows(json, label) {
+  const sizes = json.sizes;
+  const counts = sizes.map((s) => s.entities.toLocaleString('en-US')).join(' / ');
+  const names = [...new Set(sizes.flatMap((s) => Object.keys(s.calls ?? {})))];
+  const rows = [
+    {
+      what: `${label}: filling the store through /store, per entity, at ${counts} entities`,
+      figure: sizes.map((s) => ms(s.fill_ms / s.entities)).join(' / '),
+    },
+  ];
+  for (const name of names) {
+    rows.push({
+      what: `${label}: ${name}, ${counts} entities`,
+      figure: sizes.map((s) => (s.calls?.[name] ? ms(s.calls[name].ms) : 'n/a')).join(' / ') + (sizes.at(-1).calls?.[name]?.result ? ` (${sizes.at(-1).calls[name].result})` : ''),
+    });
+  }
+  return rows;
+}
