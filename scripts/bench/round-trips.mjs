@@ -9,8 +9,9 @@
 // A strictly sequential client (one lookup after another, the user message stored, then one call
 // per edge; the callback; the assistant message stored, then one call per edge: the order of the
 // upstream TypeScript SDK) is costed from the same turns: the same number of lookups and edges
-// as the turn sent, each request costed at the median latency the client measured for its path
-// in these turns (fetch called -> response headers, with the 20 ms delay).
+// as the turn sent (the edges counted in its /store bodies), each request at the median latency
+// measured in these turns for a request in flight alone (fetch called -> response headers, the
+// 20 ms delay included; parallel requests are left out, as they wait on each other here).
 // The overlapped turn (`overlapUserStore: true`) gets the same rows, or n/a if the agent refuses it.
 
 import { NeotomaAgent } from 'neotoma-agent-wasm';
@@ -55,6 +56,7 @@ export async function run() {
   server.delay('*', LATENCY_MS);
 
   const rows = [];
+  const aloneLatencies = [];
   const data = { latencyMs: LATENCY_MS, turns: TURNS, modes: {} };
   try {
     for (const mode of ['plain', 'overlapped']) {
@@ -116,24 +118,19 @@ export async function run() {
             extraEdges: createRel.reduce((n, r) => n + (r.body?.relationships?.length ?? 1), 0),
             retrieved: result.retrieved.length,
             undelayed: reqs.filter((r) => r.delayedMs !== LATENCY_MS).length,
-            paths: Object.fromEntries(
-              [...new Set(fetchLog.map((f) => f.path))].map((p) => [p, fetchLog.filter((f) => f.path === p).map((f) => f.end - f.start)]),
-            ),
+            // latency of each request that was in flight alone (no other request of the turn overlapping it)
+            alone: fetchLog
+              .filter((f) => !fetchLog.some((g) => g !== f && g.start < f.end && f.start < g.end))
+              .map((f) => ({ path: f.path, ms: f.end - f.start })),
+            all: fetchLog.map((f) => ({ path: f.path, ms: f.end - f.start })),
           });
         }
-        // per-path client latency over these turns
-        const lat = {};
-        for (const t of turns) for (const [p, v] of Object.entries(t.paths)) (lat[p] ??= []).push(...v);
-        const latMed = Object.fromEntries(Object.entries(lat).map(([p, v]) => [p, stats(v).median]));
-        const allLat = stats(Object.values(lat).flat()).median;
-        const L = (p) => latMed[p] ?? allLat;
+        if (mode === 'plain') for (const t of turns) aloneLatencies.push(...t.alone.map((a) => a.ms));
         const med = (f) => stats(turns.map(f)).median;
         const t = turns.at(-1);
         const lookups = med((x) => x.lookups);
         const userEdges = med((x) => x.userEdges);
         const asstEdges = med((x) => x.assistantEdges);
-        const seqBefore = lookups * L('/retrieve_entity_by_identifier') + L('/store') + userEdges * L('/create_relationship');
-        const seqAfter = L('/store') + asstEdges * L('/create_relationship');
         const r = {
           message,
           ttft: stats(turns.map((x) => x.ttft)),
@@ -147,12 +144,10 @@ export async function run() {
           assistantEdges: asstEdges,
           retrieved: t.retrieved,
           undelayedRequests: turns.reduce((n, x) => n + x.undelayed, 0),
-          clientLatencyMs: latMed,
+          latencyMs: stats(turns.flatMap((x) => x.all.map((a) => a.ms))).median,
           sequential: {
             requestsBefore: lookups + 1 + userEdges,
             requestsAfter: 1 + asstEdges,
-            ttft: seqBefore,
-            protocol: seqBefore + seqAfter,
           },
         };
         perK[k] = r;
@@ -163,7 +158,13 @@ export async function run() {
     await server.close();
   }
 
-  const Lall = Object.values(data.modes.plain).flatMap((r) => Object.values(r.clientLatencyMs ?? {}));
+  // the sequential client: every request at the median latency of a request in flight alone
+  const L = stats(aloneLatencies).median;
+  data.sequentialRequestMs = L;
+  for (const r of Object.values(data.modes.plain)) {
+    r.sequential.ttft = r.sequential.requestsBefore * L;
+    r.sequential.protocol = (r.sequential.requestsBefore + r.sequential.requestsAfter) * L;
+  }
   for (const mode of ['plain', 'overlapped']) {
     for (const k of COUNTS) {
       const r = data.modes[mode][k];
@@ -183,15 +184,14 @@ export async function run() {
         const s = r.sequential;
         rows.push({
           what: `sequential client, ${k} identifier${k === 1 ? '' : 's'}: ${plural(r.lookups, 'lookup')} one after another, the user message, its ${plural(r.userEdges, 'edge')} one call each; the callback; the reply, its ${plural(r.assistantEdges, 'edge')}`,
-          figure: `${plural(s.requestsBefore, 'request')} before the callback, ${s.requestsAfter} after; time to first token ${ms(s.ttft)}, protocol time ${ms(s.protocol)} (computed: each request at the median latency its path had in these turns, an edge call at the median of all paths)`,
+          figure: `${plural(s.requestsBefore, 'request')} before the callback, ${s.requestsAfter} after; time to first token ${ms(s.ttft)}, protocol time ${ms(s.protocol)} (computed: requests × the median latency of a request alone)`,
         });
       }
     }
   }
-  const medLat = stats(Lall).median;
   rows.unshift({
-    what: `per-request latency as the client saw it (the server holds each request ${LATENCY_MS} ms; fetch called -> response headers), over the plain turns`,
-    figure: `median ${ms(medLat)} (${Object.entries(data.modes.plain[4]?.clientLatencyMs ?? {}).map(([p, v]) => `${p} ${ms(v)}`).join(', ')}, with 4 identifiers)`,
+    what: `per-request latency as the client sees it, the server holding each request ${LATENCY_MS} ms (fetch called -> response headers; requests in flight alone, plain turns)`,
+    figure: `median ${ms(L)} (n=${aloneLatencies.length})`,
   });
   return { rows, data };
 }

@@ -2,7 +2,8 @@
 // `make bench`: every figure of README's "Measured" table in one run, printed as one table and
 // written to target/bench/latest.json (and latest.md, the same table as markdown).
 //
-//   node scripts/bench/run.mjs [--only part,part,...]
+//   node scripts/bench/run.mjs [--only part,part,...] [--readme]
+//   (--readme: also puts the table into README.md, between its bench-table markers)
 //
 // Parts (scripts/bench/<part>.mjs, each run in a fresh Node process by scripts/bench/part.mjs):
 //   round-trips  requests and round trips before/after the LLM callback, 20 ms per request
@@ -159,6 +160,18 @@ async function main() {
   writeFileSync(path.join(BENCH_DIR, 'latest.json'), JSON.stringify(doc, null, 2));
   writeFileSync(path.join(BENCH_DIR, 'latest.md'), `${table}\n`);
   console.log(`\n${table}\n`);
+  if (process.argv.includes('--readme')) {
+    // README's "Measured" section carries the table between these markers
+    const readme = path.join(REPO_DIR, 'README.md');
+    const text = readFileSync(readme, 'utf8');
+    const start = '<!-- bench-table:start -->';
+    const end = '<!-- bench-table:end -->';
+    const a = text.indexOf(start);
+    const b = text.indexOf(end);
+    if (a < 0 || b < a) throw new Error(`README.md has no ${start} ... ${end} markers`);
+    writeFileSync(readme, `${text.slice(0, a + start.length)}\n${table}\n${text.slice(b)}`);
+    console.log('README.md: the table between the bench-table markers replaced');
+  }
   console.log(`make bench: ${seconds.toFixed(0)} s; written to target/bench/latest.json and target/bench/latest.md`);
 }
 
