@@ -66,7 +66,6 @@ export function machine() {
   };
 }
 
-export const sleep = (t) => new Promise((r) => setTimeout(r, t));
 
 /**
  * The local Neotoma-shaped server (tests/server/neotoma-server.mjs) in a child Node process, so

@@ -19,6 +19,7 @@
 //   cargo run --release --example bench_extract -- --json   (native extraction)
 //   cargo run --release --example bench_store -- --json     (native embedded-store scaling)
 //   node scripts/bench-store-wasm.mjs --json                 (embedded-store scaling in wasm)
+// (`--only ext` runs just those; they run with `--only extraction` or `--only scaling` too.)
 // Needs the built package (pkg/: `make pkg`); `make bench` builds it when it is missing.
 
 import { execFile, spawn } from 'node:child_process';

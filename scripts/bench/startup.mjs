@@ -35,7 +35,6 @@ console.log(JSON.stringify({ import: t1 - t0, firstTurn: t3 - t2, secondTurn: t4
 
 const STEPS_CHILD = `
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 const t0 = performance.now();
 const glue = await import('neotoma-agent-wasm/glue');
 const t1 = performance.now();
