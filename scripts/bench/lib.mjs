@@ -66,7 +66,6 @@ export function machine() {
   };
 }
 
-
 /**
  * The local Neotoma-shaped server (tests/server/neotoma-server.mjs) in a child Node process, so
  * that its work (and its embedded store's wasm memory) is not counted in this process:
