@@ -45,6 +45,9 @@ struct Faulty {
     down: Cell<bool>,
     relationships_down: Cell<bool>,
     stores: RefCell<Vec<Value>>,
+    /// What happened, in order: `send {role}`, `answer {role} ok|{code}` for every `/store`
+    /// (and what an LLM adds, `llm`).
+    log: RefCell<Vec<String>>,
 }
 
 impl Faulty {
@@ -59,7 +62,24 @@ common::transport_by_call!(Faulty);
 impl Faulty {
     async fn store(&self, body: &Value) -> Result<Value, Error> {
         self.stores.borrow_mut().push(body.clone());
+        let role = body["entities"][1]["role"]
+            .as_str()
+            .unwrap_or("?")
+            .to_owned();
+        self.log.borrow_mut().push(format!("send {role}"));
         yield_once().await; // a round trip: concurrent turns interleave here
+        let answer = self.answer_store(body).await;
+        let outcome = match &answer {
+            Ok(_) => "ok",
+            Err(e) => e.code.as_str(),
+        };
+        self.log
+            .borrow_mut()
+            .push(format!("answer {role} {outcome}"));
+        answer
+    }
+
+    async fn answer_store(&self, body: &Value) -> Result<Value, Error> {
         if self.down.get() {
             return Err(Error::new(ErrorCode::NeotomaNetwork, "connection refused"));
         }
@@ -161,6 +181,7 @@ impl Setup {
             down: Cell::new(false),
             relationships_down: Cell::new(false),
             stores: RefCell::default(),
+            log: RefCell::default(),
         };
         Agent::new(
             config,
@@ -611,5 +632,267 @@ fn an_unreadable_answer_while_flushing_keeps_the_write_for_the_next_pass() {
             ("user".to_owned(), "hello".to_owned()),
             ("assistant".to_owned(), "About hello: Acme Corp.".to_owned())
         ]
+    );
+}
+
+// ---- Overlapped turns (`overlap_user_store`): the user message's store and the LLM at once.
+
+/// Like `Llmish`, noting in the transport's log when it is called (`llm`) and what the outbox
+/// held at that moment; then answers, or fails. (It cannot wait: the test runtime's timers fire at
+/// once, so a callback that waits loses to `llm_timeout_ms`.)
+struct WatchingLlm<'a> {
+    agent: &'a TestAgent,
+    fails: bool,
+}
+
+impl Llm for WatchingLlm<'_> {
+    async fn reply(&self, msg: &str, ctx: &TurnContext) -> Result<Reply, Error> {
+        let outbox = match self.agent.pending_writes().await {
+            Ok(writes) => writes
+                .iter()
+                .map(|w| w.idempotency_key.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            Err(e) => e.code.as_str().to_owned(),
+        };
+        let log = &self.agent.transport().log;
+        log.borrow_mut().push(format!("llm (outbox: {outbox})"));
+        if self.fails {
+            return Err(Error::invalid_input("the model is down"));
+        }
+        Llmish.reply(msg, ctx).await
+    }
+}
+
+fn overlapped(config: &mut AgentConfig) {
+    config.overlap_user_store = true;
+}
+
+const USER_KEY: &str = "conversation-c1-t1-user-turn";
+
+/// One overlapped-agent turn with the watching LLM; the transport's log after it.
+fn watched_turn(agent: &TestAgent, fails: bool) -> (Result<TurnResult, Error>, Vec<String>) {
+    let llm = WatchingLlm { agent, fails };
+    let r = block_on(agent.turn("Tell me about Acme Corp".into(), &llm, turn_opts("t1")));
+    (r, agent.transport().log.borrow().clone())
+}
+
+#[test]
+fn an_overlapped_turn_calls_the_llm_before_the_user_store_answers_with_the_message_kept() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], overlapped);
+    let (r, log) = watched_turn(&agent, false);
+    let r = r.unwrap();
+    assert_eq!(
+        log,
+        [
+            "send user",
+            // invoked while the user store is out, its write in the outbox storage meanwhile
+            &format!("llm (outbox: {USER_KEY})"),
+            "answer user ok",
+            "send assistant",
+            "answer assistant ok",
+        ]
+    );
+    assert_eq!(
+        (r.pending.user, r.pending.assistant, r.replayed.user),
+        (false, false, false)
+    );
+    assert!(
+        s.storage.is_empty(),
+        "the write left the outbox once stored"
+    );
+    assert!(s.event_types().is_empty(), "nothing was pending");
+    assert_eq!(s.messages().len(), 2);
+    assert_eq!(
+        s.refers_to(r.user_message_entity_id.as_deref().unwrap()),
+        vec![s.acme.clone()]
+    );
+
+    // the per-turn option wins over the agent's: this one runs in the protocol's order
+    let plain = TurnOptions {
+        overlap_user_store: Some(false),
+        ..turn_opts("t2")
+    };
+    let llm = WatchingLlm {
+        agent: &agent,
+        fails: false,
+    };
+    block_on(agent.turn("And Acme Corp?".into(), &llm, plain)).unwrap();
+    assert_eq!(
+        agent.transport().log.borrow()[5..],
+        [
+            "send user",
+            "answer user ok",
+            "llm (outbox: )",
+            "send assistant",
+            "answer assistant ok"
+        ]
+    );
+}
+
+#[test]
+fn an_overlapped_user_store_is_retried_and_the_assistant_store_waits_for_it() {
+    let s = Setup::new();
+    let agent = s.agent(vec![Fault::Network, Fault::Http(503, None)], overlapped);
+    let (r, log) = watched_turn(&agent, false);
+    let r = r.unwrap();
+    assert_eq!(
+        log,
+        [
+            "send user",
+            &format!("llm (outbox: {USER_KEY})"),
+            "answer user NEOTOMA_NETWORK",
+            "send user",
+            "answer user NEOTOMA_HTTP",
+            "send user",
+            "answer user ok",
+            // never before the user message is stored
+            "send assistant",
+            "answer assistant ok",
+        ]
+    );
+    assert!(!r.pending.user && !r.pending.assistant);
+    assert_eq!(s.event_types(), ["retry", "retry"]);
+    let stores = agent.transport().stores.borrow();
+    assert!(
+        stores[..3].iter().all(|b| b == &stores[0]),
+        "every attempt sends the same body"
+    );
+    assert!(s.storage.is_empty());
+}
+
+#[test]
+fn an_overlapped_user_store_refused_for_good_rejects_after_the_llm_with_the_stores_error() {
+    // what the plain turn rejects with, for the same refusal
+    let plain = Setup::new();
+    let agent = plain.agent(vec![Fault::Http(400, None)], |_| {});
+    let (expected, log) = watched_turn(&agent, false);
+    let expected = expected.unwrap_err();
+    assert_eq!(log, ["send user", "answer user NEOTOMA_HTTP"]);
+
+    for llm_fails in [false, true] {
+        let s = Setup::new();
+        let agent = s.agent(vec![Fault::Http(400, None)], overlapped);
+        let (e, log) = watched_turn(&agent, llm_fails);
+        let e = e.unwrap_err();
+        assert_eq!(
+            log,
+            [
+                "send user",
+                &format!("llm (outbox: {USER_KEY})"),
+                "answer user NEOTOMA_HTTP"
+            ],
+            "no assistant store"
+        );
+        // the store's own error, even when the callback failed too
+        assert_eq!(
+            (e.code, e.status, &e.message, &e.body),
+            (
+                expected.code,
+                expected.status,
+                &expected.message,
+                &expected.body
+            )
+        );
+        assert!(s.messages().is_empty());
+        // refused on its merits, it would fail again: dropped, as a flush drops such a write
+        assert!(block_on(agent.pending_writes()).unwrap().is_empty());
+    }
+}
+
+#[test]
+fn an_overlapped_user_store_never_answered_readably_rejects_and_its_write_stays_in_the_outbox() {
+    let garbled = || vec![Fault::Garbled; 4];
+    let plain = Setup::new();
+    let expected = watched_turn(&plain.agent(garbled(), |_| {}), false)
+        .0
+        .unwrap_err();
+    assert_eq!(expected.code, ErrorCode::InvalidResponse);
+
+    let s = Setup::new();
+    let agent = s.agent(garbled(), overlapped);
+    let (e, log) = watched_turn(&agent, false);
+    let e = e.unwrap_err();
+    assert_eq!((e.code, &e.message), (expected.code, &expected.message));
+    assert_eq!(log[1], format!("llm (outbox: {USER_KEY})"));
+    assert!(!log.iter().any(|l| l.contains("assistant")), "{log:?}");
+    // the write may have happened (it did): it stays, and the next pass tells
+    let waiting = block_on(agent.pending_writes()).unwrap();
+    assert_eq!(waiting.len(), 1);
+    assert_eq!(waiting[0].idempotency_key, USER_KEY);
+    assert_eq!(waiting[0].body, agent.transport().stores.borrow()[0]);
+    let flushed = block_on(agent.flush()).unwrap();
+    assert_eq!((flushed.flushed, flushed.pending), (1, 0));
+    assert_eq!(
+        s.messages(),
+        vec![("user".into(), "Tell me about Acme Corp".into())]
+    );
+    assert!(s.storage.is_empty());
+}
+
+#[test]
+fn an_overlapped_store_that_cannot_go_now_is_kept_once_and_the_turn_goes_on() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |c| {
+        overlapped(c);
+        c.retry = RetryPolicy::none();
+    });
+    agent.transport().down.set(true);
+    let (r, log) = watched_turn(&agent, false);
+    let r = r.unwrap();
+    assert_eq!(
+        log[..2],
+        ["send user", &format!("llm (outbox: {USER_KEY})")]
+    );
+    assert_eq!((r.pending.user, r.pending.assistant), (true, true));
+    let keys: Vec<String> = block_on(agent.pending_writes())
+        .unwrap()
+        .into_iter()
+        .map(|w| w.idempotency_key)
+        .collect();
+    assert_eq!(keys, [USER_KEY, "conversation-c1-t1-assistant-turn"]);
+    assert_eq!(s.event_types(), ["writePending", "writePending"]);
+    agent.transport().down.set(false);
+    assert_eq!(block_on(agent.flush()).unwrap().flushed, 2);
+    assert_eq!(s.messages().len(), 2);
+}
+
+#[test]
+fn an_overlapped_turn_without_an_outbox_still_overlaps_and_rejects_with_the_stores_error() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], |c| {
+        overlapped(c);
+        c.outbox_enabled = false;
+        c.retry = RetryPolicy::none();
+    });
+    agent.transport().down.set(true);
+    let (e, log) = watched_turn(&agent, false);
+    assert_eq!(e.unwrap_err().code, ErrorCode::NeotomaNetwork);
+    assert_eq!(
+        log,
+        ["send user", "llm (outbox: )", "answer user NEOTOMA_NETWORK"]
+    );
+    assert!(s.storage.is_empty(), "kept nowhere, as documented");
+}
+
+#[test]
+fn an_overlapped_turn_whose_outbox_cannot_keep_the_message_runs_in_the_plain_order() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], overlapped);
+    s.storage
+        .put_now("neotoma-agent-wasm/outbox/v1/c1", "{unreadable");
+    let (r, log) = watched_turn(&agent, false);
+    r.unwrap();
+    assert_eq!(
+        log,
+        [
+            "send user",
+            "answer user ok",
+            "llm (outbox: OUTBOX_STORAGE)",
+            "send assistant",
+            "answer assistant ok"
+        ],
+        "the callback waits for the store: the message is kept nowhere else meanwhile"
     );
 }

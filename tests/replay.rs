@@ -621,3 +621,120 @@ fn a_replay_whose_edge_repair_fails_keeps_the_edges_not_a_rebuilt_store() {
     assert_eq!(reply_stores, 0, "the reply is not stored again");
     assert!(outbound(&w.store, &reply, "REFERS_TO").contains(&acme));
 }
+
+// ---- Overlapped turns: the LLM has run by the time the store says the turn is a replay.
+
+/// `options` with the user message's store and the LLM at once (the per-turn option).
+fn overlapped(options: TurnOptions) -> TurnOptions {
+    TurnOptions {
+        overlap_user_store: Some(true),
+        ..options
+    }
+}
+
+#[test]
+fn an_overlapped_replay_returns_the_stored_reply_and_discards_the_llms_new_one() {
+    for fresh_agent in [false, true] {
+        let w = World::new("acme-support");
+        let acme = seed(&w.store, "company", "Acme Corp");
+        let llm = FreshLlm::default();
+        let first_agent = w.agent(MemoryStorage::default());
+        let first = turn(&first_agent, &llm, MESSAGE, overlapped(turn_one()));
+        assert!(!first.replayed.user && !first.pending.user);
+        let before = w.messages();
+        assert_eq!(before.len(), 2);
+        assert!(before.iter().all(|(_, _, observations)| *observations == 1));
+
+        let fresh;
+        let replaying = if fresh_agent {
+            fresh = w.agent(MemoryStorage::default());
+            &fresh
+        } else {
+            &first_agent
+        };
+        let stores_before = replaying.transport().count("/store");
+        let again = turn(replaying, &llm, MESSAGE, overlapped(turn_one()));
+        assert_eq!(llm.calls.get(), 2, "called before the store said replay");
+        assert!(
+            llm.stored_replies.borrow().is_empty(),
+            "its stream is not handed the stored reply as well"
+        );
+        assert_eq!(
+            again.assistant_message, first.assistant_message,
+            "the stored reply; the new one is discarded"
+        );
+        assert_same_turn(&again, &first);
+        assert_eq!(
+            (again.replayed.user, again.replayed.assistant),
+            (true, true)
+        );
+        assert_eq!(again.refers_to, vec![acme.clone()]);
+        assert_eq!(w.messages(), before, "nothing stored twice");
+        assert_eq!(
+            replaying.transport().count("/store") - stores_before,
+            1,
+            "only the user message's replay: no reply store"
+        );
+        assert!(block_on(replaying.pending_writes()).unwrap().is_empty());
+    }
+}
+
+#[test]
+fn an_overlapped_replay_of_a_run_that_died_before_its_reply_stores_the_new_reply_once() {
+    let w = World::new("acme-support");
+    seed(&w.store, "company", "Acme Corp");
+    let llm = FreshLlm::default();
+    let (first, _) = reply_left_queued(&w, &llm, MemoryStorage::default());
+    drop(first);
+
+    let again = fresh_turn(&w, &llm, overlapped(turn_one()));
+    assert_eq!(llm.calls.get(), 2);
+    assert!(again.replayed.user);
+    assert!(!again.replayed.assistant && !again.pending.assistant);
+    let messages = w.messages();
+    assert_eq!(messages.len(), 2);
+    assert_eq!(messages[1].1, again.assistant_message);
+    assert!(messages
+        .iter()
+        .all(|(_, _, observations)| *observations == 1));
+}
+
+#[test]
+fn an_overlapped_regeneration_stores_the_llms_reply_as_the_next_revision() {
+    let w = World::new("acme-support");
+    seed(&w.store, "company", "Acme Corp");
+    let llm = FreshLlm::default();
+    fresh_turn(&w, &llm, overlapped(turn_one()));
+    let regenerated = fresh_turn(
+        &w,
+        &llm,
+        overlapped(TurnOptions {
+            regenerate: true,
+            ..turn_one()
+        }),
+    );
+    assert_eq!(llm.calls.get(), 2);
+    assert!(!regenerated.replayed.assistant);
+    let messages = w.messages();
+    assert_eq!(messages[1].1, regenerated.assistant_message);
+    assert_eq!(messages[1].2, 2, "two revisions, two observations");
+}
+
+#[test]
+fn an_overlapped_retry_of_a_turn_whose_message_waits_in_the_outbox_runs_in_the_plain_order() {
+    let w = World::new("acme-support");
+    let agent = rate_limited_turn(&w); // both messages of turn 1 wait in its outbox
+    let queued = block_on(agent.pending_writes()).unwrap();
+    agent.transport().fault.set(StoreFault::None);
+    let llm = FreshLlm::default();
+    let again = turn(&agent, &llm, MESSAGE, overlapped(turn_one()));
+    // the earlier attempt's write stands: the plain order sends it, then finds the reply
+    assert_eq!(llm.calls.get(), 0, "the LLM is not called");
+    assert_eq!(again.assistant_message, queued[1].content().unwrap());
+    assert!(block_on(agent.pending_writes()).unwrap().is_empty());
+    assert!(w
+        .messages()
+        .iter()
+        .all(|(_, _, observations)| *observations == 1));
+    assert_eq!(w.messages().len(), 2);
+}

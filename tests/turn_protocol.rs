@@ -564,3 +564,84 @@ fn a_lost_answer_is_retried_with_the_same_body_and_collapses_onto_one_message() 
     want.sort();
     assert_eq!(refs, want);
 }
+
+/// An agent whose turns overlap the user message's store with the LLM.
+fn overlapped_config() -> AgentConfig {
+    let mut config = AgentConfig::new("c1");
+    config.overlap_user_store = true;
+    config
+}
+
+#[test]
+fn an_overlapped_turn_sends_the_same_requests_and_stores_the_same_turn() {
+    let plain_fx = Fixture::new();
+    let plain = plain_fx.agent(AgentConfig::new("c1"));
+    let p = block_on(plain.turn(MESSAGE.into(), &NamingLlm, turn_opts("t1"))).unwrap();
+    let fx = Fixture::new();
+    let agent = fx.agent(overlapped_config());
+    let r = block_on(agent.turn(MESSAGE.into(), &NamingLlm, turn_opts("t1"))).unwrap();
+
+    let bodies = |calls: &RefCell<Vec<(String, Value)>>| calls.borrow().clone();
+    assert_eq!(
+        bodies(&agent.transport().calls),
+        bodies(&plain.transport().calls),
+        "same requests, same bodies, same order"
+    );
+    assert_eq!(r.assistant_message, p.assistant_message);
+    assert_eq!(r.retrieved_entity_ids, p.retrieved_entity_ids);
+    assert_eq!(r.refers_to, p.refers_to);
+    assert_eq!(r.turn_number, 1);
+    for (id, plain_id) in [
+        (&r.user_message_entity_id, &p.user_message_entity_id),
+        (
+            &r.assistant_message_entity_id,
+            &p.assistant_message_entity_id,
+        ),
+    ] {
+        let (id, plain_id) = (id.as_deref().unwrap(), plain_id.as_deref().unwrap());
+        assert_eq!(
+            fx.snapshot(id)["snapshot"]["content"],
+            plain_fx.snapshot(plain_id)["snapshot"]["content"]
+        );
+        assert_eq!(
+            fx.outbound(id, "REFERS_TO").len(),
+            plain_fx.outbound(plain_id, "REFERS_TO").len()
+        );
+        assert_eq!(
+            fx.outbound(id, "PART_OF"),
+            vec![r.conversation_entity_id.clone().unwrap()]
+        );
+    }
+    assert!(block_on(agent.pending_writes()).unwrap().is_empty());
+}
+
+#[test]
+fn an_overlapped_llm_error_leaves_the_user_message_stored_and_no_assistant_message() {
+    let fx = Fixture::new();
+    let agent = fx.agent(overlapped_config());
+    let before = fx.store.borrow().entity_count();
+    let err = block_on(agent.turn(MESSAGE.into(), &FailingLlm, turn_opts("t1"))).unwrap_err();
+    assert_eq!(err.message, "the model is down");
+    assert_eq!(agent.transport().count("/store"), 1);
+    assert_eq!(fx.store.borrow().entity_count(), before + 2);
+    assert!(
+        block_on(agent.pending_writes()).unwrap().is_empty(),
+        "stored, so out of the outbox"
+    );
+}
+
+#[test]
+fn an_overlapped_reused_turn_id_with_other_content_is_still_an_idempotency_mismatch() {
+    let fx = Fixture::new();
+    let agent = fx.agent(overlapped_config());
+    block_on(agent.turn("first".into(), &NamingLlm, turn_opts("t1"))).unwrap();
+    let count = fx.store.borrow().entity_count();
+    let err = block_on(agent.turn("second".into(), &NamingLlm, turn_opts("t1"))).unwrap_err();
+    assert_eq!(
+        (err.code, err.status),
+        (ErrorCode::IdempotencyMismatch, Some(400))
+    );
+    assert_eq!(fx.store.borrow().entity_count(), count, "nothing changed");
+    assert_eq!(agent.transport().count("/store"), 3, "no assistant store");
+    assert!(block_on(agent.pending_writes()).unwrap().is_empty());
+}

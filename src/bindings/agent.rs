@@ -100,6 +100,7 @@ const AGENT_OPTIONS: &[&str] = &[
     "llmTimeoutMs",
     "retry",
     "outbox",
+    "overlapUserStore",
     "onEvent",
     "transport",
 ];
@@ -152,6 +153,7 @@ fn config_from(options: &JsValue) -> Result<AgentConfig, Error> {
         &mut config.llm_timeout_ms,
     )?;
     config.retry = retry_policy_from(field(options, "retry"))?;
+    config.overlap_user_store = bool_field(options, "overlapUserStore", "")?.unwrap_or(false);
     if let Some(f) = function_field(options, "onEvent")? {
         config.on_event = Some(Box::new(move |event: &AgentEvent| {
             // A listener's failure is its own: it must not fail the turn (nor, if it is async,
@@ -680,7 +682,13 @@ fn turn_args(user_message: &JsValue, llm: JsValue, opts: &JsValue) -> Result<Tur
     options_object(
         opts,
         "turn options",
-        &["turnId", "turnNumber", "revision", "regenerate"],
+        &[
+            "turnId",
+            "turnNumber",
+            "revision",
+            "regenerate",
+            "overlapUserStore",
+        ],
     )?;
     let message = string_arg("userMessage", user_message)?;
     let callback: Function = llm
@@ -691,6 +699,7 @@ fn turn_args(user_message: &JsValue, llm: JsValue, opts: &JsValue) -> Result<Tur
         turn_number: turn_number_field(opts, "turnNumber")?,
         revision: turn_number_field(opts, "revision")?,
         regenerate: bool_field(opts, "regenerate", "")?.unwrap_or(false),
+        overlap_user_store: bool_field(opts, "overlapUserStore", "")?,
     };
     Ok((message, callback, options))
 }

@@ -147,6 +147,15 @@ export interface AgentOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Bound on the LLM callback, its whole stream included; default 300000. */
   llmTimeoutMs?: number;
+  /** Overlapped turns (default false): right after retrieval, the user message's `/store` is
+   *  sent and the LLM callback invoked at once, so the callback starts one round trip sooner.
+   *  The message is kept in the outbox while the callback runs (removed once stored); the
+   *  assistant message still waits for the user message's store; a store that fails for good
+   *  still rejects the turn, after the callback, with the store's error. On a replayed turn the
+   *  callback has run before the store says so: its reply is discarded and the stored reply
+   *  returned (in `turnStream`, the streams carried the discarded reply). Per turn:
+   *  `TurnOptions.overlapUserStore`. */
+  overlapUserStore?: boolean;
 }
 
 export interface WithMemoryOptions extends AgentOptions {
@@ -308,6 +317,9 @@ export interface TurnOptions {
   /** A replayed turn normally returns the reply it already stored, without calling the LLM.
    *  `true` asks the LLM for a new reply, stored as the next revision. Not with `revision`. */
   regenerate?: boolean;
+  /** This turn overlapped (`true`) or in the protocol's order (`false`), whatever
+   *  `AgentOptions.overlapUserStore` says. */
+  overlapUserStore?: boolean;
 }
 
 export interface StoreWarning {

@@ -188,6 +188,12 @@ impl<S: OutboxStorage> Outbox<S> {
         self.change(Change::Push(write))
     }
 
+    /// Appends `write` unless a write with its key is already queued (an earlier attempt's, which
+    /// stands), leaving the queue as it was then. Returns whether `write` was appended.
+    pub async fn add_new(&self, write: PendingWrite) -> Result<bool, Error> {
+        Ok(self.change(Change::AddNew(write)).await? > 0)
+    }
+
     /// Drops the write with `idempotency_key` (sent, or refused for good). Returns how many
     /// writes are still queued.
     pub fn remove<'a>(
@@ -197,11 +203,21 @@ impl<S: OutboxStorage> Outbox<S> {
         self.change(Change::Remove(idempotency_key))
     }
 
-    /// Reads the queue, changes it, stores it; returns its length. (One async fn for both
-    /// changes: each is a state machine of its own in the wasm.)
+    /// Reads the queue, changes it, stores it; returns its length. (One async fn for every
+    /// change: each is a state machine of its own in the wasm.) An `AddNew` whose key is queued
+    /// already stores nothing and returns 0 (a queue it was added to holds at least it).
     async fn change(&self, change: Change<'_>) -> Result<usize, Error> {
         let mut writes = self.writes().await?;
         match change {
+            Change::AddNew(write) => {
+                if writes
+                    .iter()
+                    .any(|w| w.idempotency_key == write.idempotency_key)
+                {
+                    return Ok(0);
+                }
+                writes.push(write);
+            }
             Change::Push(write) => match writes
                 .iter_mut()
                 .find(|w| w.idempotency_key == write.idempotency_key)
@@ -228,6 +244,7 @@ impl<S: OutboxStorage> Outbox<S> {
 
 enum Change<'a> {
     Push(PendingWrite),
+    AddNew(PendingWrite),
     Remove(&'a str),
 }
 
@@ -274,6 +291,21 @@ mod tests {
         now(b.remove("k1")).unwrap();
         now(b.remove("k2")).unwrap();
         assert!(storage.is_empty(), "an empty queue leaves no key");
+    }
+
+    #[test]
+    fn add_new_keeps_a_queued_write_as_it_is() {
+        let storage = MemoryStorage::default();
+        let outbox = Outbox::new(storage.clone(), "c1");
+        assert!(now(outbox.add_new(write("k1"))).unwrap());
+        let mut other = write("k1");
+        other.body = json!({"idempotency_key": "k1", "content": "another"});
+        assert!(!now(outbox.add_new(other)).unwrap());
+        assert!(now(outbox.add_new(write("k2"))).unwrap());
+        assert_eq!(
+            now(outbox.writes()).unwrap(),
+            vec![write("k1"), write("k2")]
+        );
     }
 
     #[test]

@@ -6,6 +6,9 @@
 //!             + PART_OF + REFERS_TO every retrieved entity
 //! turn:       open_turn → the LLM callback (its error comes back unchanged; the user message
 //!             stays stored) → close_turn
+//! overlapped: (`overlap_user_store`, opt-in) retrieval → the user message's write kept in the
+//!             outbox → its /store and the LLM callback at once → (both done) close_turn; the
+//!             write leaves the outbox once stored. The store's failure wins over the callback's.
 //! close_turn: ONE /store: [conversation, assistant message, ...entities the reply produced]
 //!             + PART_OF + REFERS_TO each produced entity (by index) and what the reply cites
 //!             (or everything retrieved, in "retrieved" mode)
@@ -17,7 +20,7 @@
 //! A turn's reply is produced once. When the user message is answered as a replay (or waits in
 //! the outbox), the turn looks for its stored reply first (the outbox, then one lookup by turn
 //! key) and returns it without calling the LLM; only `regenerate` asks for a new one, stored as
-//! the next revision.
+//! the next revision. An overlapped turn has called the LLM by then: that reply is discarded.
 //!
 //! Failures: every request is retried with backoff when another attempt may cure it
 //! ([`retry`](super::retry)), sending the same body under the same idempotency key. A message
@@ -30,7 +33,7 @@ use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::task::{Poll, Waker};
 
-use futures_util::future::{select, Either};
+use futures_util::future::{join, select, Either};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -136,6 +139,8 @@ pub struct TurnOptions {
     pub revision: Option<u32>,
     /// A new reply even if the turn's reply is already stored: stored as the next revision.
     pub regenerate: bool,
+    /// This turn overlapped or not, whatever [`AgentConfig::overlap_user_store`] says.
+    pub overlap_user_store: Option<bool>,
 }
 
 /// Which entities the assistant message `REFERS_TO`.
@@ -167,6 +172,10 @@ pub struct AgentConfig {
     pub llm_timeout_ms: u32,
     /// Failed message stores are kept in the outbox (true) or returned as errors (false).
     pub outbox_enabled: bool,
+    /// Overlapped turns: the user message's store and the LLM callback start together, right
+    /// after retrieval (one round trip before the callback instead of two). Off by default:
+    /// the protocol's order is the message stored first, then the agent.
+    pub overlap_user_store: bool,
     pub on_event: Option<EventSink>,
 }
 
@@ -188,6 +197,7 @@ impl AgentConfig {
             retry: RetryPolicy::default(),
             llm_timeout_ms: DEFAULT_LLM_TIMEOUT_MS,
             outbox_enabled: true,
+            overlap_user_store: false,
             on_event: None,
         }
     }
@@ -347,6 +357,13 @@ struct StoredReply {
     at: ReplyAt,
     /// Which revision of the reply this is (1, or n for `…-vn`).
     revision: u32,
+}
+
+/// What a turn answers with: its reply already stored, or a new one from the LLM (under this
+/// revision, if not the first).
+enum TurnReply {
+    Stored(StoredReply),
+    New(Option<u32>),
 }
 
 /// Where a stored reply was found.
@@ -602,21 +619,43 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             input.extra.as_ref(),
         )?;
         let retrieved = self.retrieve(&input.user_message).await?;
-        let retrieved_entity_ids = entity_ids(&retrieved);
-        let delivery = self
-            .store_message(
-                Message {
-                    role: Role::User,
-                    turn_id: &turn_id,
-                    content: &input.user_message,
-                    turn_number: Some(turn_number),
-                    extra: input.extra.as_ref(),
-                    refers_to: &retrieved_entity_ids,
-                    produced: &[],
-                },
-                None,
-            )
-            .await?;
+        let write = self.user_write(input, &turn_id, turn_number, &retrieved);
+        self.store_user_message(input, write, turn_number, retrieved, false)
+            .await
+    }
+
+    /// The user message's write: its store request, as the outbox would keep it.
+    fn user_write(
+        &self,
+        input: &OpenTurnInput,
+        turn_id: &str,
+        turn_number: u32,
+        retrieved: &[RetrievedEntity],
+    ) -> PendingWrite {
+        let message = Message {
+            role: Role::User,
+            turn_id,
+            content: &input.user_message,
+            turn_number: Some(turn_number),
+            extra: input.extra.as_ref(),
+            refers_to: &entity_ids(retrieved),
+            produced: &[],
+        };
+        self.pending_write(&message, None)
+    }
+
+    /// The user message's store (`queued`: its write is in the outbox already, an overlapped
+    /// turn's), and what the turn remembers and reports of it.
+    async fn store_user_message(
+        &self,
+        input: &OpenTurnInput,
+        write: PendingWrite,
+        turn_number: u32,
+        retrieved: Vec<RetrievedEntity>,
+        queued: bool,
+    ) -> Result<OpenTurnResult, Error> {
+        let (turn_id, retrieved_entity_ids) = (write.turn_id.clone(), write.refers_to.clone());
+        let delivery = self.store_message(write, queued).await?;
         self.turns.borrow_mut().update(&turn_id, |turn| {
             turn.turn_number = turn_number;
             turn.retrieved = retrieved.clone();
@@ -656,19 +695,17 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         if input.revision == Some(0) {
             return Err(Error::invalid_input("revision starts at 1"));
         }
+        let message = Message {
+            role: Role::Assistant,
+            turn_id: &input.turn_id,
+            content: &input.assistant_message,
+            turn_number,
+            extra: input.extra.as_ref(),
+            refers_to: &refers_to,
+            produced: &input.entities,
+        };
         let delivery = self
-            .store_message(
-                Message {
-                    role: Role::Assistant,
-                    turn_id: &input.turn_id,
-                    content: &input.assistant_message,
-                    turn_number,
-                    extra: input.extra.as_ref(),
-                    refers_to: &refers_to,
-                    produced: &input.entities,
-                },
-                input.revision,
-            )
+            .store_message(self.pending_write(&message, input.revision), false)
             .await?;
         let stored = reported(delivery);
         let sent = SentReply {
@@ -702,6 +739,13 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     ///
     /// A replay (the user message answered as a replay, or waiting in the outbox) whose reply is
     /// already stored returns that reply and does not call the LLM, unless `regenerate`.
+    ///
+    /// Overlapped (`overlap_user_store`): once retrieval is done, the user message's write goes
+    /// into the outbox (nothing is lost if the host dies while the callback runs), then its store
+    /// and the callback run at once; the assistant message waits for both. A store that fails for
+    /// good rejects the turn once the callback is done, with the store's error, as a plain turn
+    /// would have before calling it. A replay is known only when the store answers: the callback
+    /// has run by then, and its reply is discarded for the stored one.
     pub async fn turn(
         &self,
         user_message: String,
@@ -716,49 +760,130 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         if options.revision == Some(0) {
             return Err(Error::invalid_input("revision starts at 1"));
         }
+        let TurnOptions {
+            turn_id,
+            turn_number,
+            revision,
+            regenerate,
+            overlap_user_store,
+        } = options;
+        let (turn_id, turn_number) = self.prepare(turn_id, turn_number, &user_message, None)?;
+        // the message alone: its turn id and number are fixed
         let input = OpenTurnInput {
-            turn_id: options.turn_id,
-            turn_number: options.turn_number,
             user_message,
-            extra: None,
+            ..OpenTurnInput::default()
         };
-        let mut opened = self.open_turn(&input).await?;
-        let mut revision = options.revision;
-        if opened.replayed || opened.pending {
-            let stored = self.stored_reply(&opened.turn_id, opened.replayed).await;
-            match stored {
-                Some(stored) if !options.regenerate => {
+        let retrieved = self.retrieve(&input.user_message).await?;
+        let write = self.user_write(&input, &turn_id, turn_number, &retrieved);
+
+        // Overlapped, the callback runs alongside the user message's store, on its own copy of
+        // the context; else it waits for the store (and is not called on a replay).
+        let overlapped = overlap_user_store.unwrap_or(self.config.overlap_user_store)
+            && self.may_overlap(&write).await;
+        let early_ctx = overlapped.then(|| self.context(retrieved.clone(), turn_id, turn_number));
+        let early_reply = async {
+            match &early_ctx {
+                Some(ctx) => Some(self.call_llm(llm, &input.user_message, ctx).await),
+                None => None,
+            }
+        };
+        let queued = overlapped && self.config.outbox_enabled;
+        let (opened, early_reply) = join(
+            self.store_user_message(&input, write, turn_number, retrieved, queued),
+            early_reply,
+        )
+        .await;
+        // the store's error first: a plain turn would have met it before calling the LLM
+        let mut opened = opened?;
+        let early_reply = early_reply.transpose()?;
+        let revision = match self.reply_for(&opened, regenerate, revision).await {
+            TurnReply::Stored(stored) => {
+                // an overlapped callback ran before the store said replay: its reply is dropped
+                if early_reply.is_none() {
                     llm.stored_reply(&stored.text);
-                    return Ok(self.replayed_turn(opened, stored).await);
                 }
-                Some(stored) => revision = Some(stored.revision.saturating_add(1)),
+                return Ok(self.replayed_turn(opened, stored).await);
+            }
+            TurnReply::New(revision) => revision,
+        };
+        let reply = match early_reply {
+            Some(reply) => reply,
+            None => {
+                // lent to the callback's context, given back for the result
+                let ctx = self.context(
+                    std::mem::take(&mut opened.retrieved),
+                    opened.turn_id.clone(),
+                    opened.turn_number,
+                );
+                let reply = self.call_llm(llm, &input.user_message, &ctx).await?;
+                opened.retrieved = ctx.retrieved;
+                reply
+            }
+        };
+        self.finish(opened, reply, revision).await
+    }
+
+    /// Whether a turn may overlap: its user message's write is now in the outbox (put there
+    /// now), or there is no outbox. Not if a write under its key waits there already (an earlier
+    /// attempt's: the plain order sends that one and finds the reply without calling the LLM),
+    /// nor if the storage fails (the message would be kept nowhere while the callback runs).
+    async fn may_overlap(&self, write: &PendingWrite) -> bool {
+        !self.config.outbox_enabled || matches!(self.outbox.add_new(write.clone()).await, Ok(true))
+    }
+
+    /// What the LLM callback sees of a turn.
+    fn context(
+        &self,
+        retrieved: Vec<RetrievedEntity>,
+        turn_id: String,
+        turn_number: u32,
+    ) -> TurnContext {
+        TurnContext {
+            memory: memory_block(&retrieved, self.config.memory_chars),
+            retrieved_entity_ids: entity_ids(&retrieved),
+            retrieved,
+            turn_id,
+            turn_number,
+            conversation_id: self.conversation_id().to_owned(),
+        }
+    }
+
+    /// The LLM callback, bounded by `llm_timeout_ms`. Its own error comes back as it is.
+    async fn call_llm(
+        &self,
+        llm: &impl Llm,
+        user_message: &str,
+        ctx: &TurnContext,
+    ) -> Result<Reply, Error> {
+        let timeout = self.config.llm_timeout_ms;
+        let call = Box::pin(llm.reply(user_message, ctx));
+        let deadline = Box::pin(self.runtime.sleep(timeout));
+        match select(call, deadline).await {
+            Either::Left((reply, _)) => reply,
+            Either::Right(_) => Err(Error::new(
+                ErrorCode::LlmTimeout,
+                format!("the llm callback did not finish within llmTimeoutMs ({timeout} ms)"),
+            )),
+        }
+    }
+
+    /// What a turn answers with, its user message stored (or queued): on a replay (answered as
+    /// one, or waiting in the outbox) the reply already stored, unless `regenerate` asks for a
+    /// new one, which then gets the next revision; else a new reply under `revision`.
+    async fn reply_for(
+        &self,
+        opened: &OpenTurnResult,
+        regenerate: bool,
+        revision: Option<u32>,
+    ) -> TurnReply {
+        if opened.replayed || opened.pending {
+            match self.stored_reply(&opened.turn_id, opened.replayed).await {
+                Some(stored) if !regenerate => return TurnReply::Stored(stored),
+                Some(stored) => return TurnReply::New(Some(stored.revision.saturating_add(1))),
                 None => {}
             }
         }
-        // lent to the callback's context, given back for the result
-        let ctx = TurnContext {
-            memory: memory_block(&opened.retrieved, self.config.memory_chars),
-            retrieved: std::mem::take(&mut opened.retrieved),
-            retrieved_entity_ids: std::mem::take(&mut opened.retrieved_entity_ids),
-            turn_id: opened.turn_id.clone(),
-            turn_number: opened.turn_number,
-            conversation_id: self.conversation_id().to_owned(),
-        };
-        let timeout = self.config.llm_timeout_ms;
-        let call = Box::pin(llm.reply(&input.user_message, &ctx));
-        let deadline = Box::pin(self.runtime.sleep(timeout));
-        let reply = match select(call, deadline).await {
-            Either::Left((reply, _)) => reply?,
-            Either::Right(_) => {
-                return Err(Error::new(
-                    ErrorCode::LlmTimeout,
-                    format!("the llm callback did not finish within llmTimeoutMs ({timeout} ms)"),
-                ))
-            }
-        };
-        opened.retrieved = ctx.retrieved;
-        opened.retrieved_entity_ids = ctx.retrieved_entity_ids;
-        self.finish(opened, reply, revision).await
+        TurnReply::New(revision)
     }
 
     /// The turn's reply if it is already stored: the newest write of it waiting in the outbox,
@@ -968,22 +1093,28 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         }
     }
 
-    /// One message in one `/store`, retried; kept in the outbox if it still fails for a reason
-    /// the server may get over. Writes already waiting go first, so the store sees them in order.
-    async fn store_message(
-        &self,
-        message: Message<'_>,
-        revision: Option<u32>,
-    ) -> Result<Delivery, Error> {
-        let write = self.pending_write(&message, revision);
+    /// One message's write in one `/store`, retried; kept in the outbox if it still fails for a
+    /// reason the server may get over. Writes already waiting go first, so the store sees them
+    /// in order. `queued`: the write is in the outbox already (an overlapped turn's user
+    /// message), and leaves it once stored.
+    async fn store_message(&self, write: PendingWrite, queued: bool) -> Result<Delivery, Error> {
         let turn_key = write.turn_key.clone();
-        match self.send_write(write, Request::Store(&turn_key)).await? {
+        match self
+            .send_write(write, Request::Store(&turn_key), queued)
+            .await?
+        {
             Sent::Answered(write, answer) => {
                 let (outcome, edges_done) = self.settle(&write, &answer).await?;
-                if !edges_done && self.config.outbox_enabled {
-                    // The message is stored but its REFERS_TO edges are not: the write goes back
-                    // to the outbox, whose replay will re-create them.
-                    if self.outbox.push(write).await.is_ok() {
+                if self.config.outbox_enabled {
+                    // Stored: a queued write leaves the outbox, unless its REFERS_TO edges are
+                    // not there yet: then it goes back to (or stays in) the outbox, whose replay
+                    // will re-create them.
+                    let kept = if !edges_done {
+                        self.outbox.push(write).await.is_ok()
+                    } else {
+                        queued && self.outbox.remove(&write.idempotency_key).await.is_err()
+                    };
+                    if kept {
                         self.drain.wanted.set(true);
                     }
                 }
@@ -995,13 +1126,21 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     /// Sends `write` (its answer checked as `request` says) after the writes already waiting;
     /// keeps it in the outbox instead when they still wait, or when it fails for a reason the
-    /// server may get over.
-    async fn send_write(&self, write: PendingWrite, request: Request<'_>) -> Result<Sent, Error> {
+    /// server may get over. `queued`: `write` is in the outbox already, after the writes that
+    /// go first; refused on its merits it leaves it (an unreadable answer may follow a write
+    /// that happened: then it stays, as in a flush).
+    async fn send_write(
+        &self,
+        write: PendingWrite,
+        request: Request<'_>,
+        queued: bool,
+    ) -> Result<Sent, Error> {
         if self.config.outbox_enabled {
             // One quick pass over older writes; if they still cannot go, this one waits too.
             // A storage that cannot be read must not stop a write the network can take.
             let another_flush_running = self.flushing.get();
-            let waiting = match self.flush_pass(&RetryPolicy::none()).await {
+            let before = queued.then_some(write.idempotency_key.as_str());
+            let waiting = match self.flush_pass(&RetryPolicy::none(), before).await {
                 Ok(flushed) => flushed.pending,
                 Err(_) => 0,
             };
@@ -1014,7 +1153,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 // If another turn's flush was sending and has just finished, it did not see
                 // this write: one more pass, so it does not wait for the next turn.
                 if another_flush_running && !self.flushing.get() {
-                    let _ = self.flush_pass(&RetryPolicy::none()).await;
+                    let _ = self.flush_pass(&RetryPolicy::none(), None).await;
                 }
                 return Ok(Sent::Kept);
             }
@@ -1026,7 +1165,16 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
                 self.defer(write, &e).await?;
                 Ok(Sent::Kept)
             }
-            Err(e) => Err(e),
+            Err(e) if queued && e.code == ErrorCode::InvalidResponse => {
+                self.drain.wanted.set(true);
+                Err(e)
+            }
+            Err(e) => {
+                if queued {
+                    let _ = self.outbox.remove(&write.idempotency_key).await;
+                }
+                Err(e)
+            }
         }
     }
 
@@ -1101,7 +1249,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// finish and then makes its own pass, so what it reports is after a real try.
     pub async fn flush(&self) -> Result<FlushResult, Error> {
         self.flush_idle().await;
-        self.flush_pass(&self.config.retry).await
+        self.flush_pass(&self.config.retry, None).await
     }
 
     /// Resolves once no flush is sending (nothing may await between this and the next pass).
@@ -1131,7 +1279,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let mut blocked_passes = 0;
         loop {
             self.flush_idle().await;
-            let pass = self.flush_pass(&RetryPolicy::none()).await?;
+            let pass = self.flush_pass(&RetryPolicy::none(), None).await?;
             blocked_passes = blocked_after(blocked_passes, pass.flushed);
             total.flushed += pass.flushed;
             total.failed.extend(pass.failed);
@@ -1166,7 +1314,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// timer stops; a later failed write starts it again). Reported as a `drain` event.
     pub async fn drain_pass(&self) -> Option<u32> {
         self.flush_idle().await;
-        let pass = self.flush_pass(&RetryPolicy::none()).await;
+        let pass = self.flush_pass(&RetryPolicy::none(), None).await;
         let (flushed, failed, superseded, pending) = match &pass {
             Ok(r) => (r.flushed, r.failed.len(), r.superseded.len(), r.pending),
             // an unreadable storage: try again later, as for a server that cannot take it
@@ -1202,12 +1350,20 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         wait.saturating_add(jitter)
     }
 
-    async fn flush_pass(&self, retry: &RetryPolicy) -> Result<FlushResult, Error> {
+    /// One pass over the outbox. `before`: only the writes queued ahead of the one with that
+    /// key (a write about to be sent on its own); `pending` then counts what still blocks it.
+    async fn flush_pass(
+        &self,
+        retry: &RetryPolicy,
+        before: Option<&str>,
+    ) -> Result<FlushResult, Error> {
         let mut result = FlushResult::default();
         // If another flush is sending, whatever it has not sent yet counts as waiting.
         let only_count = self.flushing.replace(true);
         let _sending = (!only_count).then(|| Sending(self));
-        let outcome = self.flush_loop(retry, &mut result, only_count).await;
+        let outcome = self
+            .flush_loop(retry, &mut result, only_count, before)
+            .await;
         outcome.map(|()| result)
     }
 
@@ -1216,16 +1372,20 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         retry: &RetryPolicy,
         result: &mut FlushResult,
         only_count: bool,
+        before: Option<&str>,
     ) -> Result<(), Error> {
         loop {
             // read afresh each time: a turn running meanwhile may have queued more
             let writes = self.outbox.writes().await?;
             let queued = writes.len();
+            let ahead = before
+                .and_then(|key| writes.iter().position(|w| w.idempotency_key == key))
+                .unwrap_or(queued);
             if only_count {
-                result.pending = queued;
+                result.pending = ahead;
                 return Ok(());
             }
-            let Some(write) = writes.into_iter().next() else {
+            let Some(write) = writes.into_iter().take(ahead).next() else {
                 result.pending = 0;
                 return Ok(());
             };

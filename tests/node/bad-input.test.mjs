@@ -1501,6 +1501,21 @@ row('B104', 'maxProducedEntities, memoryChars: not a non-negative number', async
   }
 });
 
+row('B105', 'overlapUserStore not a boolean (constructor, turn, turnStream)', async () => {
+  for (const overlapUserStore of ['yes', 1, {}]) {
+    assertCode(thrownBy(() => new NeotomaAgent({ conversationId: randomId('bad'), overlapUserStore })), 'INVALID_INPUT');
+  }
+  const conv = await conversation();
+  const llm = untouchedLlm();
+  for (const overlapUserStore of ['yes', 1]) {
+    const opts = { turnId: 't2', overlapUserStore };
+    assertCode(await rejectionOf(conv.agent.turn('hello', llm, opts)), 'INVALID_INPUT');
+    assertCode(await turnStreamError(conv.agent, 'hello', llm, opts), 'INVALID_INPUT');
+  }
+  assert.equal(llm.calls, 0);
+  await conv.unchanged();
+});
+
 // ====================================================================================== the table
 
 test('every row of the README bad-input table has exactly one test, and every test a row', () => {

@@ -4,6 +4,9 @@
 // truncated JSON, HTML error pages. Then: every turn's messages are stored or waiting in the
 // outbox; after the faults stop and every agent flushes, each turn is stored exactly once with
 // the right content, number and edges, the outbox is empty, and the bearer token appeared nowhere.
+// It runs twice: plain turns, and overlapped turns (`overlapUserStore: true`: the user message's
+// store alongside the callback), on conversations of their own. In both, when the callback runs the
+// user message is already stored or kept in the outbox storage.
 //
 // Seed: CHAOS_SEED (a number, or any string, which is hashed) or DEFAULT_SEED below. The seed picks
 // the messages and every fault decision; a failing run prints it: replay with
@@ -108,12 +111,12 @@ function captureConsole() {
 }
 
 /** The seeded script: per conversation, 25 messages naming 0, 1 or 2 seeded entities. */
-function script(seedValue) {
+function script(seedValue, prefix) {
   const rand = mulberry32(seedValue ^ 0x5eed);
   const names = PEOPLE_AND_THINGS.map((e) => e.name);
   const conversations = [];
   for (let c = 0; c < CONVERSATIONS; c++) {
-    const cid = `chaos-${seedValue}-${c}`;
+    const cid = `${prefix}-${seedValue}-${c}`;
     const turns = [];
     for (let j = 0; j < TURNS_PER_CONVERSATION; j++) {
       const howMany = [0, 1, 1, 2][Math.floor(rand() * 4)];
@@ -284,11 +287,22 @@ test('the fault mode is a function of its seed and the request, not of the inter
 /**
  * One turn, as an app would run it: a rejected turn is run again with the same turn id (the
  * documented recovery: same id, same number, same body, so it replays). Every rejection is kept.
+ * The callback notes turns whose user message was neither stored nor in the outbox storage when
+ * it ran (`unkept`: there must be none).
  */
-async function runTurn(agent, turn, rejections) {
+async function runTurn(agent, turn, rejections, storage, unkept) {
+  const userKey = idempotencyKey(turn.cid, turn.turnId, 'user');
+  const llm = () => {
+    const queue = storage.map.get(`neotoma-agent-wasm/outbox/v1/${turn.cid}`);
+    const queued = queue !== undefined && JSON.parse(queue).writes.some((w) => w.idempotencyKey === userKey);
+    const index = server.store.handle('GET', `/conversations/${encodeURIComponent(turn.cid)}/turn-index`);
+    const stored = index.status === 200 && index.body.turns.some((r) => r.turn_key === `${turn.cid}:${turn.turnId}`);
+    if (!queued && !stored) unkept.push(`${turn.cid}:${turn.turnId}`);
+    return replyFor(turn);
+  };
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await agent.turn(turn.message, () => replyFor(turn), { turnId: turn.turnId });
+      const result = await agent.turn(turn.message, llm, { turnId: turn.turnId });
       return { result, attempts: attempt };
     } catch (error) {
       rejections.push({ cid: turn.cid, turnId: turn.turnId, attempt, error });
@@ -297,12 +311,20 @@ async function runTurn(agent, turn, rejections) {
   }
 }
 
-test(`chaos: ${CONVERSATIONS * TURNS_PER_CONVERSATION} turns through a faulty server, then flush: nothing lost, nothing doubled, no token anywhere`, { timeout: 120_000 }, async (t) => {
+for (const overlapUserStore of [false, true]) {
+  const mode = overlapUserStore ? 'overlapped' : 'plain';
+  test(`chaos (${mode}): ${CONVERSATIONS * TURNS_PER_CONVERSATION} turns through a faulty server, then flush: nothing lost, nothing doubled, no token anywhere`, { timeout: 120_000 }, (t) =>
+    chaos(t, { overlapUserStore, mode, prefix: overlapUserStore ? 'chaos-overlap' : 'chaos' }),
+  );
+}
+
+async function chaos(t, { overlapUserStore, mode, prefix }) {
   const started = performance.now();
-  const conversations = script(CHAOS_SEED);
+  const conversations = script(CHAOS_SEED, prefix);
   const storage = recordingStorage();
   const events = [];
   const rejections = [];
+  const unkept = [];
   const outcomes = new Map(); // `${cid}:${turnId}` -> { result, attempts }
   const agents = new Map();
   for (const { cid } of conversations) {
@@ -314,12 +336,13 @@ test(`chaos: ${CONVERSATIONS * TURNS_PER_CONVERSATION} turns through a faulty se
         retry: AGENT_TIMING.retry,
         retrievalTimeoutMs: AGENT_TIMING.retrievalTimeoutMs,
         outbox: storage,
+        overlapUserStore,
         onEvent: (event) => events.push({ cid, ...event }),
       }),
     );
   }
   const summary = {};
-  const report = (line) => t.diagnostic(`[chaos] ${line}`);
+  const report = (line) => t.diagnostic(`[chaos ${mode}] ${line}`);
   const consoleCapture = captureConsole();
   try {
     server.resetCounts();
@@ -330,11 +353,12 @@ test(`chaos: ${CONVERSATIONS * TURNS_PER_CONVERSATION} turns through a faulty se
     const worker = async () => {
       for (let conv = queue.shift(); conv; conv = queue.shift()) {
         const agent = agents.get(conv.cid);
-        for (const turn of conv.turns) outcomes.set(`${turn.cid}:${turn.turnId}`, await runTurn(agent, turn, rejections));
+        for (const turn of conv.turns) outcomes.set(`${turn.cid}:${turn.turnId}`, await runTurn(agent, turn, rejections, storage, unkept));
       }
     };
     await Promise.all(Array.from({ length: CONCURRENT_CONVERSATIONS }, worker));
     const turnsDoneMs = performance.now() - started;
+    assert.deepEqual(unkept, [], 'turns whose user message was neither stored nor kept when the callback ran');
     const faultCounts = server.faultCounts();
     const requestCounts = server.counts();
 
@@ -495,6 +519,7 @@ test(`chaos: ${CONVERSATIONS * TURNS_PER_CONVERSATION} turns through a faulty se
 
     const outboxKeys = new Set(events.filter((e) => e.type === 'writePending').map((e) => e.idempotencyKey));
     Object.assign(summary, {
+      mode,
       seed: CHAOS_SEED,
       turns: outcomes.size,
       durationMs: Math.round(performance.now() - started),
@@ -520,7 +545,7 @@ test(`chaos: ${CONVERSATIONS * TURNS_PER_CONVERSATION} turns through a faulty se
     });
   } catch (e) {
     // what happened to the turn the failure names, to read along with the replay
-    const named = /(chaos-\d+-\d+):(t\d+)/.exec(String(e?.message));
+    const named = /(chaos(?:-overlap)?-\d+-\d+):(t\d+)/.exec(String(e?.message));
     if (named) {
       const [, cid, turnId] = named;
       const keys = ['user', 'assistant'].map((role) => idempotencyKey(cid, turnId, role));
@@ -548,7 +573,7 @@ test(`chaos: ${CONVERSATIONS * TURNS_PER_CONVERSATION} turns through a faulty se
     server.clearFaults();
   }
   report(JSON.stringify(summary));
-});
+}
 
 // A 200 /store answer whose body is cut short (the write happened) is retried like a lost answer:
 // the second attempt, same body and key, gets a readable replay answer.

@@ -111,6 +111,16 @@ async function main(): Promise<void> {
     },
   });
   void superseded;
+  // Overlapped turns: for the agent, or per turn (either way round).
+  const quick = new NeotomaAgent({ conversationId: "c10", overlapUserStore: true });
+  await quick.turn("hi", () => "hello", { turnId: "t1", overlapUserStore: false });
+  const quickStream: TurnStream = reliable.turnStream("hi", () => "hello", { overlapUserStore: true });
+  const quickWrapped = withMemory(async (m) => m, { conversationId: "c11", overlapUserStore: true });
+  void [quickStream, quickWrapped];
+  // @ts-expect-error overlapUserStore is a boolean
+  new NeotomaAgent({ conversationId: "c12", overlapUserStore: "yes" });
+  // @ts-expect-error overlapUserStore is a boolean, per turn too
+  await quick.turn("hi", () => "hello", { overlapUserStore: 1 });
   // @ts-expect-error regenerate is a boolean
   await reliable.turn("again", () => "x", { regenerate: "yes" });
   // @ts-expect-error flush options are { untilEmpty?, timeoutMs? }

@@ -139,7 +139,10 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             queued_at_ms: self.runtime.now_ms() as u64,
         };
         Ok(
-            match self.send_write(write, Request::StoreEntities).await? {
+            match self
+                .send_write(write, Request::StoreEntities, false)
+                .await?
+            {
                 Sent::Answered(write, answer) => {
                     let sent = write.body["entities"]
                         .as_array()

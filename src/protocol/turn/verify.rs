@@ -163,7 +163,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         if needs("outbox.pending") {
             // a flush the timer is sending would make this pass only count: wait for it
             self.flush_idle().await;
-            let flushed = self.flush_pass(&self.config.retry).await?;
+            let flushed = self.flush_pass(&self.config.retry, None).await?;
             repairs.push(Repair {
                 id: "outbox.pending".into(),
                 action: "flushed",
@@ -378,7 +378,10 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             refers_to: &refers_to,
             produced: &[],
         };
-        match self.store_message(message, None).await {
+        match self
+            .store_message(self.pending_write(&message, None), false)
+            .await
+        {
             Ok(_) => Repair {
                 id,
                 action: "stored_message",
