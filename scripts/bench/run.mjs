@@ -3,7 +3,8 @@
 // written to target/bench/latest.json (and latest.md, the same table as markdown).
 //
 //   node scripts/bench/run.mjs [--only part,part,...] [--readme]
-//   (--readme: also puts the table into README.md, between its bench-table markers)
+//   (--only: those parts, written to target/bench/partial.json and partial.md instead;
+//    --readme: also puts the table into README.md, between its bench-table markers)
 //
 // Parts (scripts/bench/<part>.mjs, each run in a fresh Node process by scripts/bench/part.mjs):
 //   round-trips  requests and round trips before/after the LLM callback, 20 ms per request
@@ -31,7 +32,7 @@ import { externalRows, renderTable } from './table.mjs';
 
 // Each of the other benches gets this long (the whole of `make bench` should stay under 5 minutes
 // on the 2-core machine).
-const EXTERNAL_TIMEOUT_MS = Number(process.env.BENCH_EXTERNAL_TIMEOUT_S ?? 90) * 1000;
+const EXTERNAL_TIMEOUT_MS = Number(process.env.BENCH_EXTERNAL_TIMEOUT_S ?? 120) * 1000;
 const PARTS = ['round-trips', 'throughput', 'cpu', 'startup', 'scaling', 'memory', 'extraction', 'size', 'turns'];
 const argOnly = process.argv.indexOf('--only');
 const only = argOnly > 0 ? process.argv[argOnly + 1].split(',') : null;
@@ -158,10 +159,13 @@ async function main() {
     sections,
     parts: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, typeof v === 'object' ? { seconds: v.seconds, data: v.data } : v])),
   };
-  writeFileSync(path.join(BENCH_DIR, 'latest.json'), JSON.stringify(doc, null, 2));
-  writeFileSync(path.join(BENCH_DIR, 'latest.md'), `${table}\n`);
+  // a run of some parts does not replace the last whole run
+  const name = only ? 'partial' : 'latest';
+  writeFileSync(path.join(BENCH_DIR, `${name}.json`), JSON.stringify(doc, null, 2));
+  writeFileSync(path.join(BENCH_DIR, `${name}.md`), `${table}\n`);
   console.log(`\n${table}\n`);
   if (process.argv.includes('--readme')) {
+    if (only) throw new Error('--readme takes the whole run, not --only');
     // README's "Measured" section carries the table between these markers
     const readme = path.join(REPO_DIR, 'README.md');
     const text = readFileSync(readme, 'utf8');
@@ -173,7 +177,11 @@ async function main() {
     writeFileSync(readme, `${text.slice(0, a + start.length)}\n${table}\n${text.slice(b)}`);
     console.log('README.md: the table between the bench-table markers replaced');
   }
-  console.log(`make bench: ${seconds.toFixed(0)} s; written to target/bench/latest.json and target/bench/latest.md`);
+  const perPart = Object.entries(results)
+    .filter(([, v]) => v && typeof v === 'object' && Number.isFinite(v.seconds))
+    .map(([k, v]) => `${k} ${v.seconds.toFixed(0)} s`);
+  if (Number.isFinite(results.cargoBuildSeconds)) perPart.unshift(`cargo build ${results.cargoBuildSeconds.toFixed(0)} s`);
+  console.log(`make bench: ${seconds.toFixed(0)} s (${perPart.join(', ')}); written to target/bench/${name}.json and target/bench/${name}.md`);
 }
 
 main().catch((e) => {
