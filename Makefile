@@ -22,6 +22,7 @@ WASM_TEST_TARGETS := $(if $(wildcard tests/web.rs),--test web,)
 help:
 	@echo "make demo   - build the package and serve the chat demo at http://127.0.0.1:8080"
 	@echo "make test   - setup, lint, test-rust, test-wasm, pkg, test-node, test-panic (what CI runs)"
+	@echo "make bench  - every figure of README's Measured table, one table (target/bench/latest.json)"
 	@echo "other targets: setup lint test-rust test-wasm test-wasm-{node,chrome,worker} pkg test-node test-panic bench clean distclean"
 
 setup:
@@ -84,14 +85,14 @@ demo:
 	PKG_SIZE_BUDGET=warn $(MAKE) --no-print-directory pkg
 	node scripts/serve-demo.mjs
 
-# Figures reported in README: extraction speed (native), turn latency (Node, embedded and HTTP on
-# 127.0.0.1), package sizes.
+# README's "Measured" table in one command (round trips, throughput, start-up, scaling, memory,
+# extraction, size): printed, and written to target/bench/latest.json and latest.md. Builds the
+# package first only if it is missing (`make pkg bench` after changing Rust code). See
+# scripts/bench/run.mjs for the parts; `node scripts/bench/run.mjs --only size,memory` runs some.
 bench:
-	cargo run --release --example bench_extract
-	@if [ ! -f pkg/package.json ]; then $(MAKE) --no-print-directory pkg; fi
-	node scripts/bench-turns.mjs
-	@if [ -f pkg/sizes.json ]; then echo "pkg/sizes.json:"; cat pkg/sizes.json; \
-	  else echo "no pkg/sizes.json: run make pkg for the package sizes"; fi
+	@if [ ! -f pkg/package.json ] || [ ! -e node_modules/neotoma-agent-wasm/package.json ]; then \
+	  $(MAKE) --no-print-directory pkg; fi
+	node scripts/bench/run.mjs
 
 clean:
 	cargo clean

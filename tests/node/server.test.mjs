@@ -178,6 +178,26 @@ test('counts, request log, failNext (with match) and delay', async () => {
   assert.equal(server.requests.length, 0);
 });
 
+test("delay('*') holds every path without a delay of its own; a path's own delay wins", async () => {
+  server.delay('*', 5);
+  server.delay('/store', 7, { times: 1 });
+  await call(server, 'POST', '/retrieve_entity_by_identifier', { identifier: 'x' });
+  await call(server, 'POST', '/create_relationships', { relationships: [] });
+  await call(server, 'GET', '/health', undefined, { token: null });
+  await call(server, 'POST', '/store', { entities: [{ entity_type: 'note', title: 'd1' }], idempotency_key: 'delay-all-1' });
+  await call(server, 'POST', '/store', { entities: [{ entity_type: 'note', title: 'd2' }], idempotency_key: 'delay-all-2' });
+  assert.deepEqual(server.requests.map((r) => [r.path, r.delayedMs]), [
+    ['/retrieve_entity_by_identifier', 5],
+    ['/create_relationships', 5],
+    ['/health', 5],
+    ['/store', 7],
+    ['/store', 5],
+  ]);
+  server.delay('*', 0);
+  await call(server, 'POST', '/retrieve_entity_by_identifier', { identifier: 'y' });
+  assert.equal(server.requests.at(-1).delayedMs, undefined, "delay('*', 0) clears it");
+});
+
 test('close() returns promptly even with a request held by delay()', async () => {
   const s = await startServer({ token: randomToken() });
   s.delay('/store', 60_000);

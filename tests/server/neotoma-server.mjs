@@ -21,7 +21,8 @@
 //   server.requests          -> [{ seq, method, path, body, status, authorized, receivedAt, respondedAt,
 //                                  response?, delayedMs?, injected? }]   (times: performance.now())
 //   server.failNext(path, status = 500, body?, { times = 1, headers, match } = {})
-//   server.delay(path, ms, { times = Infinity, match } = {})   (ms <= 0 or null clears the path)
+//   server.delay(path, ms, { times = Infinity, match } = {})   (ms <= 0 or null clears the path;
+//                            path '*': every request whose path has no delay of its own)
 //   server.setFaults({ seed, rules: [{ path, p, kind, ... }] })   (replaces the rules, resets the counts)
 //   server.faultCounts()     -> { 'drop-request': n, 'drop-response': n, delay: n, hang: n, unavailable: n,
 //                                 'rate-limit': n, truncated: n, 'html-error': n }   (since setFaults)
@@ -295,11 +296,12 @@ export async function startServer({
       }
     };
 
-    const dq = delays.get(path);
+    const delayKey = delays.has(path) ? path : '*';
+    const dq = delays.get(delayKey);
     const d = dq && dq.find(matches);
     if (d) {
       if (--d.times <= 0) dq.splice(dq.indexOf(d), 1);
-      if (dq.length === 0) delays.delete(path);
+      if (dq.length === 0) delays.delete(delayKey);
       entry.delayedMs = d.ms;
       await sleep(d.ms);
       if (closed) return;
@@ -505,6 +507,8 @@ export async function startServer({
      * Hold the next `times` requests to `path` (optionally only those matching `match(body)`) for
      * `ms` before handling them. The store still handles a delayed request after the delay even
      * if the client gave up (as a real server would). `ms` <= 0 / null clears the path's delays.
+     * Path `'*'` delays every request (health included) whose path has no delay of its own: a
+     * per-request latency, as a distant server adds.
      */
     delay(path, ms, { times = Infinity, match } = {}) {
       if (ms === null || ms === undefined || ms <= 0) {

@@ -1,0 +1,109 @@
+// Extraction in the wasm build: `extractIdentifiers` from the package (Node), on 1 KB, 100 KB and
+// 1 MiB of typical chat text and of adversarial text. The inputs are those of the native bench
+// (examples/bench_extract.rs: the same chat lines, units and sizes, each unit repeated until the
+// text reaches the size), so the native and wasm rows compare. Warm-up once, then the median of
+// several runs (the native bench reports the best of its runs).
+
+import { extractIdentifiers } from 'neotoma-agent-wasm';
+import { stats, ms, num } from './lib.mjs';
+
+const SIZES = [
+  ['1 KB', 1_000, 201],
+  ['100 KB', 100_000, 11],
+  ['1 MiB', 1 << 20, 5],
+];
+
+/** Messages as users write them: prose, markdown, code, logs, lowercase, emoji, other scripts. */
+const CHAT = [
+  "Hi! Can you remind me what Sarah Chen said about the Globex renewal last week?",
+  "## Next steps\n- Call Priya about INV-2041\n- **Owner:** Dana Whitfield\n",
+  "Send the NDA to Bank of America and cc jane.doe@acme.com before Friday.",
+  "can u check if the vpn at 10.8.0.1 is still up? lol",
+  "Lunch at Trader Joe's with Kenji 🍣, then the Stratford-upon-Avon trip.",
+  "```\nTraceback (most recent call last):\n  File \"/app/main.py\", line 12\nKeyError: 'user_id'\n```",
+  "2024-05-01T12:03:44Z ERROR [payments] timeout contacting api.stripe.com (req_8f2k3)",
+  "My IBAN is DE89 3704 0044 0532 0130 00, booking ref QX7P2M, ticket JIRA-4512.",
+  "Meeting with 王小明 tomorrow in 東京, then dinner with 김민준.",
+  "I'm halfway through The Three-Body Problem, recommended by @lena_k.",
+  "Open C:\\Users\\maria\\Documents\\budget.xlsx and ~/notes/2024/plan.md please.",
+  "Running late, tell Olivia I'll be there at 10. Thanks!",
+  "See https://docs.example.com/guide/setup?x=1 and ping 2001:db8::1 from prod-db-03.",
+  "What did we decide about the offsite in Dar es Salaam? NASA and CERN replied.",
+  "Link ent_01HZX3 to 550e8400-e29b-41d4-a716-446655440000 and \"Project Falcon\".",
+  "ok thanks, that's all for now",
+];
+
+/** `unit` repeated until the text has at least `size` UTF-8 bytes (at least once). */
+function fill(unit, size) {
+  const n = Math.max(1, Math.ceil(size / Buffer.byteLength(unit)));
+  return unit.repeat(n);
+}
+
+/** Chat lines, one a line, in a fixed shuffled order, up to `size` bytes. */
+function chat(size) {
+  const parts = [];
+  let bytes = 0;
+  for (let k = 0; bytes < size; k++) {
+    const line = `${CHAT[(k * 7) % CHAT.length]}\n`;
+    parts.push(line);
+    bytes += Buffer.byteLength(line);
+  }
+  return parts.join('');
+}
+
+/** The adversarial inputs by name, each a function of the size in bytes. */
+export const ADVERSARIAL = {
+  'capitalised words': (n) => fill('Alpha Beta ', n),
+  'capitals run': (n) => fill('ABCDEFGH ', n),
+  'connector chains': (n) => fill('Bank of ', n),
+  'unclosed double quotes': (n) => fill('"a ', n),
+  'unclosed single quotes': (n) => fill("'a ", n),
+  'unclosed curly quotes': (n) => fill('“a ', n),
+  'unclosed backticks': (n) => fill('`a ', n),
+  'quote characters': (n) => '"'.repeat(n),
+  separators: (n) => fill('a-b.c/d:e_', n),
+  'digit groups': (n) => fill('1234 ', n),
+  possessives: (n) => fill("Joe's ", n),
+  'one long token': (n) => 'x'.repeat(n),
+  'long mixed tokens': (n) => fill(`${'a1B-'.repeat(60)} `, n),
+  'one long URL': (n) => `https://${'a'.repeat(n)}`,
+  'caseless script': (n) => fill('東京 ', n),
+};
+
+function time(text, runs) {
+  extractIdentifiers(text);
+  const t = [];
+  let found = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    found = extractIdentifiers(text).length;
+    t.push(performance.now() - t0);
+  }
+  return { ...stats(t), found };
+}
+
+export async function run() {
+  const data = {};
+  for (const [label, size, runs] of SIZES) {
+    const cell = { typical: time(chat(size), runs), adversarial: {} };
+    for (const [kind, make] of Object.entries(ADVERSARIAL)) cell.adversarial[kind] = time(make(size), runs);
+    data[label] = cell;
+  }
+  const rows = [];
+  for (const [label] of SIZES) {
+    const c = data[label];
+    const [worstKind, worst] = Object.entries(c.adversarial).sort((a, b) => b[1].median - a[1].median)[0];
+    rows.push({
+      what: `wasm (Node), ${label}: typical chat text / the slowest adversarial text (medians)`,
+      figure: `**${ms(c.typical.median)}** (${num(c.typical.found)} identifiers) / **${ms(worst.median)}** (${worstKind})`,
+    });
+  }
+  const big = data['1 MiB'].adversarial;
+  rows.push({
+    what: 'wasm (Node), 1 MiB of each adversarial text (medians)',
+    figure: Object.entries(big)
+      .map(([k, v]) => `${k} ${ms(v.median)}`)
+      .join(', '),
+  });
+  return { rows, data };
+}
