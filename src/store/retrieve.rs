@@ -24,6 +24,7 @@ use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::ids::looks_like_entity_id;
 use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
+use super::search::{contains_lowercase, Candidates};
 use super::{EmbeddedStore, Response};
 use crate::protocol::payload::to_value;
 use serde::Serialize;
@@ -87,7 +88,7 @@ fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
         return true;
     }
     match entity.snapshot.get(field) {
-        Some(Value::String(s)) => s.to_lowercase().contains(needle),
+        Some(Value::String(s)) => contains_lowercase(s, needle),
         Some(Value::Number(n)) => n.to_string().contains(needle),
         _ => false,
     }
@@ -125,26 +126,63 @@ impl RetrieveAnswer {
     }
 }
 
+/// The candidates of `typed` too (an entity may match either needle).
+fn union(first: Candidates, second: Candidates) -> Candidates {
+    match (first, second) {
+        (Candidates::Only(mut a), Candidates::Only(b)) => {
+            a.extend(b);
+            a.sort_unstable();
+            a.dedup();
+            Candidates::Only(a)
+        }
+        _ => Candidates::Any,
+    }
+}
+
 impl EmbeddedStore {
-    /// The hits of `matches`, by canonical name (one copy of the code for the three scans).
+    /// The first `limit` entities by canonical name (then creation) of `entity_type` that
+    /// `matches`, among `candidates`. One copy of the code for the three scans.
     fn scan<'a>(
         &'a self,
+        candidates: &Candidates,
         entity_type: Option<&str>,
         limit: usize,
         matches: &dyn Fn(&Entity) -> bool,
     ) -> Vec<&'a Entity> {
+        let keep = |entity: &Entity| {
+            entity_type.is_none_or(|t| entity.entity_type == t) && matches(entity)
+        };
         let mut hits: Vec<&Entity> = Vec::new();
-        for entity in &self.entities {
-            if entity_type.is_none_or(|t| entity.entity_type == t) && matches(entity) {
-                hits.push(entity);
+        match candidates {
+            Candidates::Only(list) => {
+                for index in list {
+                    if let Some(entity) = self.entities.get(*index as usize) {
+                        if keep(entity) {
+                            hits.push(entity);
+                        }
+                    }
+                }
+                hits.sort_unstable_by(|a, b| {
+                    a.canonical_name
+                        .cmp(&b.canonical_name)
+                        .then(a.seq.cmp(&b.seq))
+                });
+                hits.truncate(limit);
+            }
+            // Many entities may match: the first `limit` in name order are the answer.
+            Candidates::Any => {
+                for index in self.search.in_name_order(&self.entities) {
+                    if hits.len() == limit {
+                        break;
+                    }
+                    if let Some(entity) = self.entities.get(index) {
+                        if keep(entity) {
+                            hits.push(entity);
+                        }
+                    }
+                }
             }
         }
-        hits.sort_unstable_by(|a, b| {
-            a.canonical_name
-                .cmp(&b.canonical_name)
-                .then(a.seq.cmp(&b.seq))
-        });
-        hits.truncate(limit);
         hits
     }
 
@@ -219,30 +257,41 @@ impl EmbeddedStore {
         }
 
         let needle = identifier.to_lowercase();
+        let candidates = self.search.candidates(&needle);
         let (mode, hits) = match by {
-            Some(field) => (
-                "snapshot_field",
-                self.scan(entity_type, limit, &|e| field_contains(e, field, &needle)),
-            ),
+            Some(field) => {
+                // The index lists the identifier fields only; another field is searched in full.
+                let candidates = if IDENTIFIER_FIELDS.contains(&field) {
+                    candidates
+                } else {
+                    Candidates::Any
+                };
+                let matches = |e: &Entity| field_contains(e, field, &needle);
+                let hits = self.scan(&candidates, entity_type, limit, &matches);
+                ("snapshot_field", hits)
+            }
             None => {
                 let typed = entity_type
                     .and_then(|t| typed_needle(t, identifier))
                     .filter(|n| *n != needle);
-                let direct = self.scan(entity_type, limit, &|e| {
+                let typed_candidates = typed
+                    .as_deref()
+                    .map(|typed| union(candidates.clone(), self.search.candidates(typed)));
+                let direct_candidates = typed_candidates.as_ref().unwrap_or(&candidates);
+                let direct = self.scan(direct_candidates, entity_type, limit, &|e| {
                     e.canonical_lower.contains(&needle)
                         || typed
                             .as_deref()
                             .is_some_and(|n| e.canonical_lower.contains(n))
                 });
                 if direct.is_empty() {
-                    (
-                        "snapshot_field",
-                        self.scan(entity_type, limit, &|e| {
-                            IDENTIFIER_FIELDS
-                                .iter()
-                                .any(|f| field_contains(e, f, &needle))
-                        }),
-                    )
+                    let matches = |e: &Entity| {
+                        IDENTIFIER_FIELDS
+                            .iter()
+                            .any(|f| field_contains(e, f, &needle))
+                    };
+                    let hits = self.scan(&candidates, entity_type, limit, &matches);
+                    ("snapshot_field", hits)
                 } else {
                     ("direct", direct)
                 }
