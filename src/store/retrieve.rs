@@ -24,7 +24,7 @@ use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::ids::looks_like_entity_id;
 use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
-use super::search::{contains_lowercase, Candidates};
+use super::search::{answer_order, contains_lowercase, Candidates};
 use super::{EmbeddedStore, Response};
 use crate::protocol::payload::to_value;
 use serde::Serialize;
@@ -152,38 +152,28 @@ impl EmbeddedStore {
         let keep = |entity: &Entity| {
             entity_type.is_none_or(|t| entity.entity_type == t) && matches(entity)
         };
-        let mut hits: Vec<&Entity> = Vec::new();
         match candidates {
             Candidates::Only(list) => {
+                // The first `limit` hits in answer order, kept in order as they are found: a
+                // binary search per hit, not a sort of every hit.
+                let mut hits: Vec<&Entity> = Vec::new();
                 for index in list {
-                    if let Some(entity) = self.entities.get(*index as usize) {
-                        if keep(entity) {
-                            hits.push(entity);
-                        }
+                    let Some(entity) = self.entities.get(*index).filter(|e| keep(e)) else {
+                        continue;
+                    };
+                    let at = hits.partition_point(|hit| answer_order(hit, &entity).is_lt());
+                    if at < limit {
+                        hits.truncate(limit - 1);
+                        hits.insert(at.min(hits.len()), entity);
                     }
                 }
-                hits.sort_unstable_by(|a, b| {
-                    a.canonical_name
-                        .cmp(&b.canonical_name)
-                        .then(a.seq.cmp(&b.seq))
-                });
-                hits.truncate(limit);
+                hits
             }
             // Many entities may match: the first `limit` in name order are the answer.
-            Candidates::Any => {
-                for index in self.search.in_name_order(&self.entities) {
-                    if hits.len() == limit {
-                        break;
-                    }
-                    if let Some(entity) = self.entities.get(index) {
-                        if keep(entity) {
-                            hits.push(entity);
-                        }
-                    }
-                }
-            }
+            Candidates::Any => self
+                .search
+                .first_in_name_order(&self.entities, limit, &keep),
         }
-        hits
     }
 
     fn with_observations(&self, mut item: Value, entity: &Entity, limit: Option<usize>) -> Value {

@@ -14,6 +14,8 @@
 //!   plus a short sorted list of the newest entities, merged in when it outgrows the square root
 //!   of the first: an entity costs O(√n) moves, not O(n).
 
+use std::cmp::Ordering;
+
 use fnv::FnvHashMap;
 use serde_json::Value;
 
@@ -23,35 +25,31 @@ use super::schema::IDENTIFIER_FIELDS;
 /// Entities a gram may be listed for before its list is dropped.
 pub(crate) const SATURATED: usize = 4096;
 
-/// Lists intersected for candidates, shortest first: past that, checking is cheaper.
-const LISTS_INTERSECTED: usize = 3;
-
 /// What the grams say about a needle.
 #[derive(Clone)]
 pub(crate) enum Candidates {
     /// Only these entities (ascending) can contain it.
-    Only(Vec<u32>),
+    Only(Vec<usize>),
     /// Every gram is saturated: any entity may.
     Any,
 }
 
 #[derive(Debug, Clone, Default)]
-struct Postings {
-    /// Entity indexes, ascending, each once.
-    entities: Vec<u32>,
-    saturated: bool,
+pub(crate) struct SearchIndex {
+    /// Gram ([`gram`]) -> its list in `postings`, or [`DROPPED`] once saturated (one probe for
+    /// the grams most texts have).
+    grams: FnvHashMap<u32, u32>,
+    /// Entity indexes, ascending, each once. `usize` like the store's other index lists (one
+    /// copy of the code that sorts and searches them; 4 bytes in wasm).
+    postings: Vec<Vec<usize>>,
+    /// Entity indexes by [`answer_order`].
+    by_name: Vec<usize>,
+    /// The newest entities by [`answer_order`], not yet merged into `by_name`.
+    recent: Vec<usize>,
 }
 
-#[derive(Debug, Clone, Default)]
-pub(crate) struct SearchIndex {
-    /// Gram ([`gram`]) -> its list in `postings`.
-    grams: FnvHashMap<u32, u32>,
-    postings: Vec<Postings>,
-    /// Entity indexes by `(canonical_name, seq)`.
-    by_name: Vec<u32>,
-    /// The newest entities by `(canonical_name, seq)`, not yet merged into `by_name`.
-    recent: Vec<u32>,
-}
+/// The `grams` value of a saturated gram.
+const DROPPED: u32 = u32::MAX;
 
 /// A gram's key: its length in the top byte, its bytes below.
 fn gram(bytes: &[u8]) -> u32 {
@@ -62,20 +60,24 @@ fn gram(bytes: &[u8]) -> u32 {
     key
 }
 
-/// Whether entity `a` comes before entity `b` in answers: by canonical name, then creation.
-fn name_order(entities: &[Entity], a: u32, b: u32) -> std::cmp::Ordering {
-    let name = |i: u32| {
-        entities
-            .get(i as usize)
-            .map_or("", |e| e.canonical_name.as_str())
-    };
-    name(a).cmp(name(b)).then(a.cmp(&b))
+/// The order of answers: by canonical name, then creation.
+pub(crate) fn answer_order(a: &&Entity, b: &&Entity) -> Ordering {
+    a.canonical_name
+        .cmp(&b.canonical_name)
+        .then(a.seq.cmp(&b.seq))
+}
+
+/// [`answer_order`] of two entity indexes.
+fn name_order(entities: &[Entity], a: usize, b: usize) -> Ordering {
+    match (entities.get(a), entities.get(b)) {
+        (Some(a), Some(b)) => answer_order(&a, &b),
+        _ => a.cmp(&b),
+    }
 }
 
 impl SearchIndex {
     /// Lists `entity` under every gram of `text` (lowercase).
     pub(crate) fn add_text(&mut self, entity: usize, text: &str) {
-        let entity = entity as u32;
         let bytes = text.as_bytes();
         for start in 0..bytes.len() {
             for len in 1..=3 {
@@ -86,22 +88,19 @@ impl SearchIndex {
         }
     }
 
-    fn add_gram(&mut self, key: u32, entity: u32) {
+    fn add_gram(&mut self, key: u32, entity: usize) {
         let slot = match self.grams.get(&key) {
+            Some(&DROPPED) => return,
             Some(slot) => *slot as usize,
             None => {
                 self.grams.insert(key, self.postings.len() as u32);
-                self.postings.push(Postings::default());
+                self.postings.push(Vec::new());
                 self.postings.len() - 1
             }
         };
-        let Some(postings) = self.postings.get_mut(slot) else {
+        let Some(list) = self.postings.get_mut(slot) else {
             return;
         };
-        if postings.saturated {
-            return;
-        }
-        let list = &mut postings.entities;
         match list.last() {
             Some(last) if *last == entity => return,
             Some(last) if *last > entity => {
@@ -114,8 +113,8 @@ impl SearchIndex {
             _ => list.push(entity),
         }
         if list.len() > SATURATED {
-            postings.saturated = true;
-            postings.entities = Vec::new();
+            *list = Vec::new();
+            self.grams.insert(key, DROPPED);
         }
     }
 
@@ -126,30 +125,33 @@ impl SearchIndex {
             return Candidates::Any;
         }
         let len = bytes.len().min(3);
-        let mut lists: Vec<&[u32]> = Vec::new();
-        for start in 0..=bytes.len().saturating_sub(len) {
+        let mut lists: Vec<&[usize]> = Vec::new();
+        for start in 0..=bytes.len() - len {
             let Some(piece) = bytes.get(start..start + len) else {
                 continue;
             };
-            let Some(postings) = self
-                .grams
-                .get(&gram(piece))
-                .and_then(|slot| self.postings.get(*slot as usize))
-            else {
+            match self.grams.get(&gram(piece)) {
                 // No entity has this gram.
-                return Candidates::Only(Vec::new());
-            };
-            if !postings.saturated {
-                lists.push(&postings.entities);
+                None => return Candidates::Only(Vec::new()),
+                Some(&DROPPED) => {}
+                Some(slot) => lists.extend(self.postings.get(*slot as usize).map(Vec::as_slice)),
             }
         }
-        lists.sort_unstable_by_key(|list| list.len());
-        let Some((shortest, others)) = lists.split_first() else {
+        // The shortest list, less what each other list lacks (a binary search each).
+        let mut shortest: Option<&[usize]> = None;
+        for list in &lists {
+            if shortest.is_none_or(|s| list.len() < s.len()) {
+                shortest = Some(list);
+            }
+        }
+        let Some(shortest) = shortest else {
             return Candidates::Any;
         };
         let mut found = shortest.to_vec();
-        for list in others.iter().take(LISTS_INTERSECTED - 1) {
-            found.retain(|entity| list.binary_search(entity).is_ok());
+        for list in lists {
+            if !std::ptr::eq(list, shortest) {
+                found.retain(|entity| list.binary_search(entity).is_ok());
+            }
         }
         Candidates::Only(found)
     }
@@ -182,14 +184,13 @@ impl SearchIndex {
                 self.add_field(index, &entity.canonical_lower, field, value);
             }
         }
-        self.by_name = (0..entities.len() as u32).collect();
-        self.by_name
-            .sort_unstable_by(|a, b| name_order(entities, *a, *b));
+        let mut order: Vec<&Entity> = entities.iter().collect();
+        order.sort_unstable_by(answer_order);
+        self.by_name = order.iter().map(|e| e.seq).collect();
     }
 
     /// Puts a new entity (the last of `entities`) in name order.
     pub(crate) fn add_name(&mut self, entities: &[Entity], entity: usize) {
-        let entity = entity as u32;
         let at = self
             .recent
             .partition_point(|other| name_order(entities, *other, entity).is_lt());
@@ -216,23 +217,36 @@ impl SearchIndex {
         self.by_name = merged;
     }
 
-    /// Every entity index in name order.
-    pub(crate) fn in_name_order<'a>(
-        &'a self,
+    /// The first `limit` entities in name order that `keep` keeps.
+    pub(crate) fn first_in_name_order<'a>(
+        &self,
         entities: &'a [Entity],
-    ) -> impl Iterator<Item = usize> + 'a {
-        let (mut main, mut recent) = (
-            self.by_name.iter().peekable(),
-            self.recent.iter().peekable(),
-        );
-        std::iter::from_fn(move || {
-            let next = match (main.peek(), recent.peek()) {
-                (Some(a), Some(b)) if name_order(entities, **b, **a).is_lt() => recent.next(),
-                (Some(_), _) => main.next(),
-                (None, _) => recent.next(),
+        limit: usize,
+        keep: &dyn Fn(&Entity) -> bool,
+    ) -> Vec<&'a Entity> {
+        let mut hits = Vec::new();
+        let (mut main, mut recent) = (0, 0);
+        while hits.len() < limit {
+            let next = match (self.by_name.get(main), self.recent.get(recent)) {
+                (Some(a), Some(b)) if name_order(entities, *b, *a).is_lt() => {
+                    recent += 1;
+                    *b
+                }
+                (Some(a), _) => {
+                    main += 1;
+                    *a
+                }
+                (None, Some(b)) => {
+                    recent += 1;
+                    *b
+                }
+                (None, None) => break,
             };
-            next.map(|i| *i as usize)
-        })
+            if let Some(entity) = entities.get(next).filter(|e| keep(e)) {
+                hits.push(entity);
+            }
+        }
+        hits
     }
 }
 
@@ -248,15 +262,23 @@ pub(crate) fn searchable_text(value: &Value) -> Option<String> {
 
 /// Whether `text` lowercased contains `needle` (lowercase), without lowercasing an ASCII `text`.
 pub(crate) fn contains_lowercase(text: &str, needle: &str) -> bool {
-    if text.is_ascii() {
-        // An ASCII text's lowercase is ASCII: a needle with anything else is not in it.
-        let (hay, pin) = (text.as_bytes(), needle.as_bytes());
-        if pin.is_empty() {
+    if !text.is_ascii() {
+        return text.to_lowercase().contains(needle);
+    }
+    // An ASCII text's lowercase is ASCII: a needle with anything else is not in it.
+    let (hay, pin) = (text.as_bytes(), needle.as_bytes());
+    if pin.len() > hay.len() {
+        return false;
+    }
+    for start in 0..=hay.len() - pin.len() {
+        if hay
+            .get(start..start + pin.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(pin))
+        {
             return true;
         }
-        return hay.windows(pin.len()).any(|w| w.eq_ignore_ascii_case(pin));
     }
-    text.to_lowercase().contains(needle)
+    false
 }
 
 #[cfg(test)]
