@@ -18,6 +18,10 @@
 //!
 //! Hits are ordered by canonical name (as in 10d), cut to `limit` (default 100); `total` is the
 //! number returned, as the real server reports it.
+//!
+//! Entities are found through the `search` index (the candidates a needle's grams allow, or the
+//! name order when it is common), each then checked by the rules above: the answers are those of
+//! a scan of every entity, at a cost that does not grow with the store.
 
 use super::entities::Entity;
 use super::errors::{self, invalid_payload, invalid_type, Seg};
