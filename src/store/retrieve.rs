@@ -130,19 +130,6 @@ impl RetrieveAnswer {
     }
 }
 
-/// The candidates of `typed` too (an entity may match either needle).
-fn union(first: Candidates, second: Candidates) -> Candidates {
-    match (first, second) {
-        (Candidates::Only(mut a), Candidates::Only(b)) => {
-            a.extend(b);
-            a.sort_unstable();
-            a.dedup();
-            Candidates::Only(a)
-        }
-        _ => Candidates::Any,
-    }
-}
-
 impl EmbeddedStore {
     /// The first `limit` entities by canonical name (then creation) of `entity_type` that
     /// `matches`, among `candidates`. One copy of the code for the three scans.
@@ -174,9 +161,10 @@ impl EmbeddedStore {
                 hits
             }
             // Many entities may match: the first `limit` in name order are the answer.
-            Candidates::Any => self
-                .search
-                .first_in_name_order(&self.entities, limit, &keep),
+            Candidates::Bits(_) | Candidates::Any => {
+                self.search
+                    .first_in_name_order(&self.entities, candidates, limit, &keep)
+            }
         }
     }
 
@@ -270,7 +258,7 @@ impl EmbeddedStore {
                     .filter(|n| *n != needle);
                 let typed_candidates = typed
                     .as_deref()
-                    .map(|typed| union(candidates.clone(), self.search.candidates(typed)));
+                    .map(|typed| candidates.clone().or(self.search.candidates(typed)));
                 let direct_candidates = typed_candidates.as_ref().unwrap_or(&candidates);
                 let direct = self.scan(direct_candidates, entity_type, limit, &|e| {
                     e.canonical_lower.contains(&needle)

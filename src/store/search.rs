@@ -2,17 +2,17 @@
 //!
 //! - **Grams**: for every entity, each 1-, 2- and 3-byte substring of the lowercase texts a
 //!   lookup matches (its canonical name and the values of the snapshot identifier fields, every
-//!   value ever written) -> the entities that have it, ascending. A needle of length `k` can only
-//!   be in an entity that has all its `min(k, 3)`-byte grams, so the shortest lists of those
-//!   grams give the candidates, which the lookup then checks exactly. Lists only grow (a name
-//!   replaced by a later observation stays listed): candidates are a superset, never a miss.
-//!   A gram in more than [`SATURATED`] entities says too little to be worth its memory: its list
-//!   is dropped and it is never used for candidates again.
+//!   value ever written) -> the entities that have it. A needle of length `k` can only be in an
+//!   entity that has all its `min(k, 3)`-byte grams, so the shortest list of those grams, less
+//!   what the others lack, gives the candidates, which the lookup then checks exactly. Entries
+//!   are never removed (a name replaced by a later observation stays listed): candidates are a
+//!   superset, never a miss. A gram of more than [`SATURATED`] entities is kept as a bit per
+//!   entity instead of a list (smaller from there on).
 //! - **Name order**: every entity ordered by canonical name (then creation), as answers are.
-//!   When every gram of a needle is saturated (a needle common to many entities, `chat-`,
-//!   `conversation`), the lookup walks this order and stops at `limit` hits. It is a sorted list
-//!   plus a short sorted list of the newest entities, merged in when it outgrows the square root
-//!   of the first: an entity costs O(√n) moves, not O(n).
+//!   When every gram of a needle is common (`chat-`, `conversation`, an e-mail domain), the
+//!   lookup walks this order, skipping the entities the bits rule out, and stops at `limit`
+//!   hits. It is a sorted list plus a short sorted list of the newest entities, merged in when
+//!   it outgrows the square root of the first: an entity costs O(√n) moves, not O(n).
 
 use std::cmp::Ordering;
 
@@ -22,7 +22,7 @@ use serde_json::Value;
 use super::entities::Entity;
 use super::schema::IDENTIFIER_FIELDS;
 
-/// Entities a gram may be listed for before its list is dropped.
+/// Entities a gram is listed for before its list becomes bits.
 pub(crate) const SATURATED: usize = 4096;
 
 /// What the grams say about a needle.
@@ -30,26 +30,80 @@ pub(crate) const SATURATED: usize = 4096;
 pub(crate) enum Candidates {
     /// Only these entities (ascending) can contain it.
     Only(Vec<usize>),
-    /// Every gram is saturated: any entity may.
+    /// Only the entities whose bit is set can contain it.
+    Bits(Vec<u64>),
+    /// Any entity may.
     Any,
+}
+
+impl Candidates {
+    /// Whether entity `index` may contain the needle (for `Only`, the caller reads the list).
+    pub(crate) fn may_contain(&self, index: usize) -> bool {
+        match self {
+            Candidates::Bits(bits) => has_bit(bits, index),
+            _ => true,
+        }
+    }
+
+    /// These candidates and those of another needle (an entity may match either).
+    pub(crate) fn or(self, other: Candidates) -> Candidates {
+        match (self, other) {
+            (Candidates::Only(mut a), Candidates::Only(b)) => {
+                a.extend(b);
+                a.sort_unstable();
+                a.dedup();
+                Candidates::Only(a)
+            }
+            (Candidates::Any, _) | (_, Candidates::Any) => Candidates::Any,
+            (Candidates::Bits(mut bits), Candidates::Only(list))
+            | (Candidates::Only(list), Candidates::Bits(mut bits)) => {
+                for index in list {
+                    set_bit(&mut bits, index);
+                }
+                Candidates::Bits(bits)
+            }
+            (Candidates::Bits(mut a), Candidates::Bits(b)) => {
+                a.resize(a.len().max(b.len()), 0);
+                for (word, other) in a.iter_mut().zip(b) {
+                    *word |= other;
+                }
+                Candidates::Bits(a)
+            }
+        }
+    }
+}
+
+fn has_bit(bits: &[u64], index: usize) -> bool {
+    bits.get(index / 64)
+        .is_some_and(|word| word & (1 << (index % 64)) != 0)
+}
+
+fn set_bit(bits: &mut Vec<u64>, index: usize) {
+    if bits.len() <= index / 64 {
+        bits.resize(index / 64 + 1, 0);
+    }
+    if let Some(word) = bits.get_mut(index / 64) {
+        *word |= 1 << (index % 64);
+    }
 }
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SearchIndex {
-    /// Gram ([`gram`]) -> its list in `postings`, or [`DROPPED`] once saturated (one probe for
-    /// the grams most texts have).
+    /// Gram ([`gram`]) -> its list in `postings`, or with [`BITS`] set, its bits in `bits`.
     grams: FnvHashMap<u32, u32>,
     /// Entity indexes, ascending, each once. `usize` like the store's other index lists (one
     /// copy of the code that sorts and searches them; 4 bytes in wasm).
     postings: Vec<Vec<usize>>,
+    /// A bit per entity, for the grams of more than [`SATURATED`] entities.
+    bits: Vec<Vec<u64>>,
     /// Entity indexes by [`answer_order`].
     by_name: Vec<usize>,
     /// The newest entities by [`answer_order`], not yet merged into `by_name`.
     recent: Vec<usize>,
 }
 
-/// The `grams` value of a saturated gram.
-const DROPPED: u32 = u32::MAX;
+/// The flag of a `grams` value that points into `bits`.
+const BITS: u32 = 1 << 31;
 
 /// A gram's key: its length in the top byte, its bytes below.
 fn gram(bytes: &[u8]) -> u32 {
@@ -90,7 +144,12 @@ impl SearchIndex {
 
     fn add_gram(&mut self, key: u32, entity: usize) {
         let slot = match self.grams.get(&key) {
-            Some(&DROPPED) => return,
+            Some(slot) if slot & BITS != 0 => {
+                if let Some(bits) = self.bits.get_mut((slot & !BITS) as usize) {
+                    set_bit(bits, entity);
+                }
+                return;
+            }
             Some(slot) => *slot as usize,
             None => {
                 self.grams.insert(key, self.postings.len() as u32);
@@ -113,8 +172,12 @@ impl SearchIndex {
             _ => list.push(entity),
         }
         if list.len() > SATURATED {
-            *list = Vec::new();
-            self.grams.insert(key, DROPPED);
+            let mut bits = Vec::new();
+            for index in std::mem::take(list) {
+                set_bit(&mut bits, index);
+            }
+            self.grams.insert(key, BITS | self.bits.len() as u32);
+            self.bits.push(bits);
         }
     }
 
@@ -126,6 +189,7 @@ impl SearchIndex {
         }
         let len = bytes.len().min(3);
         let mut lists: Vec<&[usize]> = Vec::new();
+        let mut bits: Vec<&[u64]> = Vec::new();
         for start in 0..=bytes.len() - len {
             let Some(piece) = bytes.get(start..start + len) else {
                 continue;
@@ -133,11 +197,13 @@ impl SearchIndex {
             match self.grams.get(&gram(piece)) {
                 // No entity has this gram.
                 None => return Candidates::Only(Vec::new()),
-                Some(&DROPPED) => {}
+                Some(slot) if slot & BITS != 0 => {
+                    bits.extend(self.bits.get((slot & !BITS) as usize).map(Vec::as_slice));
+                }
                 Some(slot) => lists.extend(self.postings.get(*slot as usize).map(Vec::as_slice)),
             }
         }
-        // The shortest list, less what each other list lacks (a binary search each).
+        // The shortest list, less what each other gram lacks.
         let mut shortest: Option<&[usize]> = None;
         for list in &lists {
             if shortest.is_none_or(|s| list.len() < s.len()) {
@@ -145,13 +211,24 @@ impl SearchIndex {
             }
         }
         let Some(shortest) = shortest else {
-            return Candidates::Any;
+            // Only common grams: their bits, all set.
+            let mut all = bits.first().map(|b| b.to_vec()).unwrap_or_default();
+            for other in bits.iter().skip(1) {
+                all.truncate(other.len());
+                for (word, other) in all.iter_mut().zip(other.iter()) {
+                    *word &= other;
+                }
+            }
+            return Candidates::Bits(all);
         };
         let mut found = shortest.to_vec();
         for list in lists {
             if !std::ptr::eq(list, shortest) {
                 found.retain(|entity| list.binary_search(entity).is_ok());
             }
+        }
+        for other in bits {
+            found.retain(|entity| has_bit(other, *entity));
         }
         Candidates::Only(found)
     }
@@ -217,33 +294,42 @@ impl SearchIndex {
         self.by_name = merged;
     }
 
-    /// The first `limit` entities in name order that `keep` keeps.
+    /// The first `limit` entities in name order that `candidates` allow and `keep` keeps. Where
+    /// each recent entity goes is found by a binary search, so the walk compares no names.
     pub(crate) fn first_in_name_order<'a>(
         &self,
         entities: &'a [Entity],
+        candidates: &Candidates,
         limit: usize,
         keep: &dyn Fn(&Entity) -> bool,
     ) -> Vec<&'a Entity> {
         let mut hits = Vec::new();
-        let (mut main, mut recent) = (0, 0);
-        while hits.len() < limit {
-            let next = match (self.by_name.get(main), self.recent.get(recent)) {
-                (Some(a), Some(b)) if name_order(entities, *b, *a).is_lt() => {
-                    recent += 1;
-                    *b
+        let visit = |index: usize, hits: &mut Vec<&'a Entity>| {
+            if candidates.may_contain(index) {
+                if let Some(entity) = entities.get(index).filter(|e| keep(e)) {
+                    hits.push(entity);
                 }
-                (Some(a), _) => {
-                    main += 1;
-                    *a
+            }
+            hits.len() == limit
+        };
+        let mut from = 0;
+        for recent in &self.recent {
+            let rest = self.by_name.get(from..).unwrap_or_default();
+            let at =
+                from + rest.partition_point(|other| name_order(entities, *other, *recent).is_lt());
+            for index in self.by_name.get(from..at).unwrap_or_default() {
+                if visit(*index, &mut hits) {
+                    return hits;
                 }
-                (None, Some(b)) => {
-                    recent += 1;
-                    *b
-                }
-                (None, None) => break,
-            };
-            if let Some(entity) = entities.get(next).filter(|e| keep(e)) {
-                hits.push(entity);
+            }
+            if visit(*recent, &mut hits) {
+                return hits;
+            }
+            from = at;
+        }
+        for index in self.by_name.get(from..).unwrap_or_default() {
+            if visit(*index, &mut hits) {
+                return hits;
             }
         }
         hits
@@ -307,9 +393,53 @@ mod tests {
         };
         assert!(none.is_empty());
         for entity in 10..10 + SATURATED + 1 {
-            index.add_text(entity, "q");
+            index.add_text(entity, "qqq");
         }
-        assert!(matches!(index.candidates("q"), Candidates::Any));
+        index.add_text(70_000, "qqq");
+        let Candidates::Bits(bits) = index.candidates("qqq") else {
+            panic!("qqq is common")
+        };
+        let set: Vec<usize> = (0..bits.len() * 64)
+            .filter(|i| has_bit(&bits, *i))
+            .collect();
+        let mut expected: Vec<usize> = (10..10 + SATURATED + 1).collect();
+        expected.push(70_000);
+        assert_eq!(set, expected);
+        // a rare gram with a common one: the list, less what the bits lack
+        index.add_text(9, "aqq");
+        index.add_text(11, "aqq");
+        let Candidates::Only(found) = index.candidates("aqqq") else {
+            panic!("aqq is rare")
+        };
+        assert_eq!(found, [11]);
+    }
+
+    #[test]
+    fn candidates_of_either_needle() {
+        let members = |c: &Candidates| -> Vec<usize> {
+            match c {
+                Candidates::Only(list) => list.clone(),
+                Candidates::Bits(bits) => {
+                    (0..bits.len() * 64).filter(|i| has_bit(bits, *i)).collect()
+                }
+                Candidates::Any => vec![usize::MAX],
+            }
+        };
+        let bits = |set: &[usize]| {
+            let mut bits = Vec::new();
+            for i in set {
+                set_bit(&mut bits, *i);
+            }
+            Candidates::Bits(bits)
+        };
+        let only = |set: &[usize]| Candidates::Only(set.to_vec());
+        assert_eq!(members(&only(&[5, 1]).or(only(&[3, 5]))), [1, 3, 5]);
+        assert_eq!(members(&bits(&[2, 130]).or(only(&[7]))), [2, 7, 130]);
+        assert_eq!(members(&only(&[7]).or(bits(&[200]))), [7, 200]);
+        assert_eq!(members(&bits(&[2, 300]).or(bits(&[3]))), [2, 3, 300]);
+        assert_eq!(members(&bits(&[1]).or(Candidates::Any)), [usize::MAX]);
+        assert!(bits(&[64]).may_contain(64) && !bits(&[64]).may_contain(65));
+        assert!(Candidates::Any.may_contain(9));
     }
 
     #[test]
