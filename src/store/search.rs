@@ -222,14 +222,12 @@ impl SearchIndex {
             return Candidates::Bits(all);
         };
         let mut found = shortest.to_vec();
-        for list in lists {
-            if !std::ptr::eq(list, shortest) {
-                found.retain(|entity| list.binary_search(entity).is_ok());
-            }
-        }
-        for other in bits {
-            found.retain(|entity| has_bit(other, *entity));
-        }
+        found.retain(|entity| {
+            lists
+                .iter()
+                .all(|list| std::ptr::eq(*list, shortest) || list.binary_search(entity).is_ok())
+                && bits.iter().all(|bits| has_bit(bits, *entity))
+        });
         Candidates::Only(found)
     }
 
