@@ -898,3 +898,335 @@ fn built_in_schemas_close_their_field_sets() {
         ])
     );
 }
+
+/// One entity of an export, with the lowercase texts a lookup reads, for [`slow_lookup`].
+struct Exported {
+    id: String,
+    seq: u64,
+    entity_type: String,
+    canonical_name: String,
+    canonical_lower: String,
+    /// `(field, lowercase text)` of the snapshot's strings and numbers.
+    fields: Vec<(String, String)>,
+}
+
+fn exported(store: &EmbeddedStore) -> Vec<Exported> {
+    let document = store.export();
+    let mut entities = Vec::new();
+    for record in document["records"].as_array().into_iter().flatten() {
+        if record["kind"] != "entity" {
+            continue;
+        }
+        let text = |key: &str| record[key].as_str().unwrap_or_default().to_string();
+        let mut fields = Vec::new();
+        for (field, value) in record["snapshot"].as_object().into_iter().flatten() {
+            match value {
+                Value::String(s) => fields.push((field.clone(), s.to_lowercase())),
+                Value::Number(n) => fields.push((field.clone(), n.to_string())),
+                _ => {}
+            }
+        }
+        entities.push(Exported {
+            id: text("id"),
+            seq: record["seq"].as_u64().unwrap_or_default(),
+            entity_type: text("entity_type"),
+            canonical_lower: text("canonical_name").to_lowercase(),
+            canonical_name: text("canonical_name"),
+            fields,
+        });
+    }
+    entities
+}
+
+/// `/retrieve_entity_by_identifier` the slow way, from the rules in `src/store/retrieve.rs`
+/// over every entity: `(match_mode, ids in answer order)`. Not for entity ids, nor for typed
+/// lookups of types whose identity rewrites the name (`company`).
+fn slow_lookup(
+    entities: &[Exported],
+    identifier: &str,
+    entity_type: Option<&str>,
+    by: Option<&str>,
+    limit: usize,
+) -> (String, Vec<String>) {
+    const IDENTIFIER_FIELDS: [&str; 6] = [
+        "name",
+        "title",
+        "email",
+        "turn_key",
+        "conversation_id",
+        "canonical_name",
+    ];
+    let needle = identifier.trim().to_lowercase();
+    let field_contains = |e: &Exported, field: &str| {
+        (field == "canonical_name" && e.canonical_lower.contains(&needle))
+            || e.fields
+                .iter()
+                .any(|(f, text)| f == field && text.contains(&needle))
+    };
+    let typed = entity_type
+        .map(|t| format!("{t}:{}", identifier.trim()).to_lowercase())
+        .filter(|typed| *typed != needle);
+    let of_type = |e: &&Exported| entity_type.is_none_or(|t| e.entity_type == t);
+    let hits = |matches: &dyn Fn(&Exported) -> bool| {
+        let mut hits: Vec<&Exported> = entities
+            .iter()
+            .filter(of_type)
+            .filter(|e| matches(e))
+            .collect();
+        hits.sort_by(|a, b| {
+            a.canonical_name
+                .cmp(&b.canonical_name)
+                .then(a.seq.cmp(&b.seq))
+        });
+        hits.truncate(limit);
+        hits.iter().map(|e| e.id.clone()).collect::<Vec<_>>()
+    };
+    let (mode, ids) = match by {
+        Some(field) => ("snapshot_field", hits(&|e| field_contains(e, field))),
+        None => {
+            let direct = hits(&|e| {
+                e.canonical_lower.contains(&needle)
+                    || typed
+                        .as_ref()
+                        .is_some_and(|t| e.canonical_lower.contains(t.as_str()))
+            });
+            if direct.is_empty() {
+                let matches = |e: &Exported| IDENTIFIER_FIELDS.iter().any(|f| field_contains(e, f));
+                ("snapshot_field", hits(&matches))
+            } else {
+                ("direct", direct)
+            }
+        }
+    };
+    if ids.is_empty() {
+        ("none".to_string(), ids)
+    } else {
+        (mode.to_string(), ids)
+    }
+}
+
+/// A store big enough that some of the lookup index's grams saturate (over 4,096 entities share
+/// `person:`, `@example.org`, digits) answers every lookup as the rules say, computed the slow
+/// way over every entity: lookups that the index answers from candidates and lookups that walk
+/// the name order, short and long needles, misses, non-ASCII names, values replaced by later
+/// observations; and the same again after export and import (the index rebuilt).
+#[test]
+fn lookups_in_a_large_store_answer_as_a_full_scan_would() {
+    const FIRST: [&str; 8] = [
+        "Sarah", "Dana", "Zoë", "Tomás", "İlkay", "Mei", "KELVIN", "Aiko",
+    ];
+    const LAST: [&str; 6] = ["Chen", "Whitfield", "Øster", "Garcia", "O'Brien", "Ünal"];
+    let mut store = EmbeddedStore::new();
+    let mut now = 1_764_000_000_000.0;
+    let mut post = |store: &mut EmbeddedStore, body: Value| {
+        now += 1.0;
+        let r = store.handle("POST", "/store", Some(&body), now);
+        assert_eq!(r.status, 200, "{}", r.body);
+    };
+    let mut batch = Vec::new();
+    for i in 0..4600 {
+        let name = format!("{} {} {i}", FIRST[i % 8], LAST[i % 6]);
+        batch.push(
+            json!({"entity_type": "person", "name": name, "email": format!("p{i}@example.org")}),
+        );
+        if i % 10 == 0 {
+            batch.push(json!({"entity_type": "company", "name": format!("Globex {i} Corp")}));
+            batch.push(
+                json!({"entity_type": "widget", "name": i * 7, "title": format!("Widget {i}")}),
+            );
+        }
+        if batch.len() >= 50 {
+            post(
+                &mut store,
+                json!({"entities": std::mem::take(&mut batch), "idempotency_key": format!("seed-{i}")}),
+            );
+        }
+    }
+    post(
+        &mut store,
+        json!({"entities": batch, "idempotency_key": "seed-last"}),
+    );
+    for c in 0..4 {
+        for t in 0..30 {
+            post(
+                &mut store,
+                json!({
+                    "entities": [
+                        {"entity_type": "conversation", "conversation_id": format!("chat-{c}"), "title": format!("Conversation chat-{c}")},
+                        {"entity_type": "conversation_message", "role": "user", "sender_kind": "user",
+                         "content": "What did Sarah Chen say?", "turn_key": format!("chat-{c}:t{t}"), "turn_number": t},
+                    ],
+                    "relationships": [{"relationship_type": "PART_OF", "source_index": 1, "target_index": 0}],
+                    "idempotency_key": format!("turn-{c}-{t}"),
+                }),
+            );
+        }
+    }
+    // Later observations replace values: e-mails of some people, a title of some widgets.
+    for i in (0..4600).step_by(97) {
+        let name = format!("{} {} {i}", FIRST[i % 8], LAST[i % 6]);
+        post(
+            &mut store,
+            json!({
+                "entities": [{"entity_type": "person", "name": name, "email": format!("moved{i}@elsewhere.net")}],
+                "idempotency_key": format!("move-{i}"),
+            }),
+        );
+    }
+    for i in (0..4600).step_by(970) {
+        post(
+            &mut store,
+            json!({
+                "entities": [{"entity_type": "widget", "name": i * 7, "title": format!("Renamed {i}")}],
+                "idempotency_key": format!("rename-{i}"),
+            }),
+        );
+    }
+    // The newest entities, first in name order among people: found by a needle whose grams
+    // are all saturated.
+    for k in 0..3 {
+        post(
+            &mut store,
+            json!({
+                "entities": [{"entity_type": "person", "name": format!("Aaron Ames {k}")}],
+                "idempotency_key": format!("aaron-{k}"),
+            }),
+        );
+    }
+
+    let mut lookups: Vec<(String, Option<&str>, Option<&str>)> = Vec::new();
+    for needle in [
+        "person",
+        "Person:",
+        "person:a",
+        "sarah",
+        "SARAH CHEN",
+        "sarah chen 8",
+        "chen 4",
+        "zoë",
+        "ZOË",
+        "tomás",
+        "i̇lkay",
+        "ünal",
+        "øster",
+        "o'brien",
+        "kelvin",
+        "\u{212A}elvin",
+        "e",
+        "é",
+        "ß",
+        "4",
+        "12",
+        "460",
+        "4599",
+        "@example.org",
+        "p1@",
+        "moved",
+        "p97@example",
+        "moved97@",
+        "elsewhere.net",
+        "globex",
+        "globex 1",
+        "corp",
+        "widget",
+        "widget 9",
+        "renamed",
+        "renamed 970",
+        "Widget 970",
+        "6797",
+        "70",
+        "chat-",
+        "chat-2",
+        "chat-3:t2",
+        ":t1",
+        "conversation",
+        "conversation chat-1",
+        "conversation_message:chat-0:t29",
+        "zzq",
+        "qz",
+        "q",
+        "nobody here",
+        "  dana whitfield  ",
+    ] {
+        lookups.push((needle.to_string(), None, None));
+        for field in [
+            "name",
+            "email",
+            "title",
+            "turn_key",
+            "canonical_name",
+            "content",
+        ] {
+            lookups.push((needle.to_string(), None, Some(field)));
+        }
+    }
+    for (needle, entity_type) in [
+        ("Sarah Chen 0", "person"),
+        ("sarah", "person"),
+        ("chat-1:t2", "conversation_message"),
+        ("chat-1", "conversation"),
+        ("e", "widget"),
+        ("4", "company"),
+    ] {
+        lookups.push((needle.to_string(), Some(entity_type), None));
+        lookups.push((needle.to_string(), Some(entity_type), Some("name")));
+    }
+
+    let imported = EmbeddedStore::import(&store.export()).expect("imports");
+    let entities = exported(&store);
+    assert!(entities.len() > 5000, "{}", entities.len());
+    for store in [&mut store.clone(), &mut imported.clone()] {
+        for (identifier, entity_type, by) in &lookups {
+            for limit in [1, 5, 100] {
+                let mut body = json!({"identifier": identifier, "limit": limit});
+                if let Some(t) = entity_type {
+                    body["entity_type"] = json!(t);
+                }
+                if let Some(f) = by {
+                    body["by"] = json!(f);
+                }
+                let r = store.handle("POST", "/retrieve_entity_by_identifier", Some(&body), now);
+                assert_eq!(r.status, 200, "{body}: {}", r.body);
+                let ids: Vec<String> = ids_of(&r.body["entities"], "id");
+                let mode = r.body["match_mode"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                let expected = slow_lookup(&entities, identifier, *entity_type, *by, limit);
+                assert_eq!((mode, ids), expected, "{body}");
+            }
+        }
+    }
+}
+
+/// A value replaced by a later observation is found by its new text and no longer by the old
+/// one (unless the canonical name, which never changes, still has it), before and after import.
+#[test]
+fn a_replaced_value_is_found_by_its_new_text_only() {
+    let mut store = EmbeddedStore::new();
+    for (key, title) in [
+        ("k1", "Chief Technology Officer"),
+        ("k2", "Chief Executive Officer"),
+    ] {
+        let body = json!({"entities": [{"entity_type": "contact", "name": "Ann Lee", "title": title}], "idempotency_key": key});
+        assert_eq!(store.handle("POST", "/store", Some(&body), 1.0).status, 200);
+    }
+    assert_eq!(store.entity_count(), 1);
+    let imported = EmbeddedStore::import(&store.export()).expect("imports");
+    for mut store in [store, imported] {
+        let mut find = |identifier: &str| {
+            let body = json!({"identifier": identifier});
+            store
+                .handle("POST", "/retrieve_entity_by_identifier", Some(&body), 2.0)
+                .body
+        };
+        let found = find("executive");
+        assert_eq!(found["match_mode"], "snapshot_field");
+        assert_eq!(
+            found["entities"][0]["snapshot"]["title"],
+            "Chief Executive Officer"
+        );
+        assert_eq!(find("technology")["match_mode"], "none");
+        assert_eq!(find("ann l")["match_mode"], "direct");
+    }
+}

@@ -6,7 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use neotoma_agent_wasm::store::{EmbeddedStore, FormatError, FORMAT, FORMAT_VERSION, META_KEY};
+use neotoma_agent_wasm::store::{
+    merge_changes, Change, EmbeddedStore, FormatError, FORMAT, FORMAT_VERSION, META_KEY,
+};
 use serde_json::{json, Value};
 
 const CID: &str = "persist-1";
@@ -535,4 +537,51 @@ fn a_first_take_after_many_writes_lists_the_whole_store() {
     let rebuilt = EmbeddedStore::from_records(storage.values()).unwrap();
     assert_eq!(rebuilt.export(), store.export());
     assert_eq!(store.take_changes(), vec![], "nothing changed since");
+}
+
+/// Pending changes merged with newer ones (what an opened store's write queue does): a record's
+/// newer change replaces the older in its place, new records go last, in order; the same as
+/// merging one change at a time by looking through the list.
+#[test]
+fn pending_changes_merge_in_place() {
+    let change = |key: &str, v: Option<u64>| (key.to_string(), v.map(Value::from));
+    let mut pending = vec![change("meta", Some(0)), change("entity/a", Some(1))];
+    merge_changes(
+        &mut pending,
+        vec![
+            change("entity/b", Some(2)),
+            change("entity/a", Some(3)),
+            change("entity/c", None),
+            change("entity/b", Some(4)),
+        ],
+    );
+    assert_eq!(
+        pending,
+        [
+            change("meta", Some(0)),
+            change("entity/a", Some(3)),
+            change("entity/b", Some(4)),
+            change("entity/c", None),
+        ]
+    );
+
+    // A whole store's records (an import) into a queue that already holds some of them.
+    let mut store = populated();
+    let all = store.take_changes();
+    let mut state = 7u64;
+    let mut earlier: Vec<Change> = Vec::new();
+    for (key, _) in all.iter().rev().step_by(3) {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+        earlier.push((key.clone(), (state % 2 == 0).then(|| Value::from(state))));
+    }
+    let mut slow = earlier.clone();
+    for (key, value) in all.clone() {
+        match slow.iter_mut().find(|(k, _)| *k == key) {
+            Some(older) => older.1 = value,
+            None => slow.push((key, value)),
+        }
+    }
+    let mut fast = earlier;
+    merge_changes(&mut fast, all);
+    assert_eq!(fast, slow);
 }

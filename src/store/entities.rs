@@ -615,10 +615,12 @@ impl EmbeddedStore {
             self.identity_index
                 .insert(identity_slot(entity_type, key), seq);
         }
+        let canonical_lower = canonical_name.to_lowercase();
+        self.search.add_text(seq, &canonical_lower);
         self.entities.push(Entity {
             id,
             entity_type: entity_type.to_string(),
-            canonical_lower: canonical_name.to_lowercase(),
+            canonical_lower,
             canonical_name,
             identity_key: identity.key.clone(),
             schema_version: Cow::Borrowed(schema_for(entity_type).schema_version),
@@ -629,6 +631,7 @@ impl EmbeddedStore {
             provenance: Map::new(),
             observations: Vec::new(),
         });
+        self.search.add_name(&self.entities, seq);
         seq
     }
 
@@ -687,6 +690,8 @@ impl EmbeddedStore {
             };
             for (field, value) in &fields {
                 if schema.declares(field) {
+                    self.search
+                        .add_field(index, &entity.canonical_lower, field, value);
                     entity.snapshot.insert(field.clone(), value.clone());
                     entity
                         .provenance

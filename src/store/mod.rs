@@ -12,11 +12,12 @@
 //!
 //! Layout: `entities` (`/store`, observations, snapshots, idempotency), `relationships`
 //! (`/create_relationship(s)`, `/retrieve_related_entities`), `retrieve`
-//! (`/retrieve_entity_by_identifier`), `turn_index` (`GET /conversations/{id}/turn-index`),
-//! `schema` (entity types and identity resolution), `errors` (error bodies and HTML pages),
-//! `ids` and `time` (deterministic ids, ISO timestamps), `persist` (the store as versioned
-//! records: [`EmbeddedStore::export`], [`EmbeddedStore::import`], and for a storage
-//! [`EmbeddedStore::from_records`] and [`EmbeddedStore::take_changes`]).
+//! (`/retrieve_entity_by_identifier`) and `search` (its index), `turn_index`
+//! (`GET /conversations/{id}/turn-index`), `schema` (entity types and identity resolution),
+//! `errors` (error bodies and HTML pages), `ids` and `time` (deterministic ids, ISO
+//! timestamps), `persist` (the store as versioned records: [`EmbeddedStore::export`],
+//! [`EmbeddedStore::import`], and for a storage [`EmbeddedStore::from_records`] and
+//! [`EmbeddedStore::take_changes`]).
 //!
 //! Deliberate differences from the real server: no authentication (a transport concern), no
 //! rate limit (`429`), no CORS, no file/`file_content` ingestion (`501 NOT_IMPLEMENTED`), no
@@ -32,6 +33,7 @@ mod persist;
 mod relationships;
 mod retrieve;
 mod schema;
+mod search;
 mod time;
 mod turn_index;
 
@@ -40,8 +42,11 @@ use fnv::FnvHashMap;
 use entities::{Entity, IdempotencyRecord, Observation};
 use ids::IdGen;
 use persist::ChangeLog;
-pub use persist::{Change, FormatError, FORMAT, FORMAT_VERSION, META_KEY, STATE_KEY};
+pub use persist::{
+    merge_changes, Change, FormatError, FORMAT, FORMAT_VERSION, META_KEY, STATE_KEY,
+};
 use relationships::Relationship;
+use search::SearchIndex;
 use serde_json::json;
 use serde_json::{Map, Value};
 
@@ -118,6 +123,8 @@ pub struct EmbeddedStore {
     pub(crate) clock_ms: f64,
     /// What changed since the last `take_changes` (for a storage).
     pub(crate) changes: ChangeLog,
+    /// What `/retrieve_entity_by_identifier` finds entities by.
+    pub(crate) search: SearchIndex,
 }
 
 /// Key -> index into one of the store's vectors.

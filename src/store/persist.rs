@@ -26,6 +26,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
+use fnv::FnvHashMap;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -47,6 +48,25 @@ pub const STATE_KEY: &str = "state";
 
 /// A record's storage key and its new value (`None`: the record is gone).
 pub type Change = (String, Option<Value>);
+
+/// Adds `changes` to the changes still to be written, `pending`: a change of a record already
+/// pending replaces it in its place, others go last. Linear: a whole store's records (an
+/// import) are merged at once.
+pub fn merge_changes(pending: &mut Vec<Change>, changes: Vec<Change>) {
+    let mut at: FnvHashMap<String, usize> = FnvHashMap::default();
+    for (position, (key, _)) in pending.iter().enumerate() {
+        at.insert(key.clone(), position);
+    }
+    for (key, value) in changes {
+        match at.get(&key).and_then(|position| pending.get_mut(*position)) {
+            Some(older) => older.1 = value,
+            None => {
+                at.insert(key.clone(), pending.len());
+                pending.push((key, value));
+            }
+        }
+    }
+}
 
 /// Why records or a document cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -610,6 +630,8 @@ fn load(records: &[&Value]) -> Result<EmbeddedStore, FormatError> {
         insert_new(&mut store.entity_index, entity.id.clone(), seq, "entity")?;
         store.entities.push(entity);
     }
+
+    store.search.rebuild(&store.entities);
 
     let mut observation_index = Index::default();
     for (seq, f) in in_order("observation", observations)?.iter().enumerate() {

@@ -323,7 +323,13 @@ impl EmbeddedStore {
         }
         if direction != "outbound" {
             for index in list_of(&self.inbound, &self.lists, entity_id) {
-                if !chosen.contains(index) {
+                // An edge in both lists goes from the entity to itself: listed once.
+                let listed = direction != "inbound"
+                    && self
+                        .relationships
+                        .get(*index)
+                        .is_some_and(|edge| edge.source == entity_id);
+                if !listed {
                     chosen.push(*index);
                 }
             }

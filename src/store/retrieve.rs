@@ -18,12 +18,17 @@
 //!
 //! Hits are ordered by canonical name (as in 10d), cut to `limit` (default 100); `total` is the
 //! number returned, as the real server reports it.
+//!
+//! Entities are found through the `search` index (the candidates a needle's grams allow, or the
+//! name order when it is common), each then checked by the rules above: the answers are those of
+//! a scan of every entity, at a cost that does not grow with the store.
 
 use super::entities::Entity;
 use super::errors::{self, invalid_payload, invalid_type, Seg};
 use super::ids::looks_like_entity_id;
 use super::relationships::body_object;
 use super::schema::{typed_needle, IDENTIFIER_FIELDS};
+use super::search::{answer_order, contains_lowercase, Candidates};
 use super::{EmbeddedStore, Response};
 use crate::protocol::payload::to_value;
 use serde::Serialize;
@@ -87,7 +92,7 @@ fn field_contains(entity: &Entity, field: &str, needle: &str) -> bool {
         return true;
     }
     match entity.snapshot.get(field) {
-        Some(Value::String(s)) => s.to_lowercase().contains(needle),
+        Some(Value::String(s)) => contains_lowercase(s, needle),
         Some(Value::Number(n)) => n.to_string().contains(needle),
         _ => false,
     }
@@ -126,26 +131,41 @@ impl RetrieveAnswer {
 }
 
 impl EmbeddedStore {
-    /// The hits of `matches`, by canonical name (one copy of the code for the three scans).
+    /// The first `limit` entities by canonical name (then creation) of `entity_type` that
+    /// `matches`, among `candidates`. One copy of the code for the three scans.
     fn scan<'a>(
         &'a self,
+        candidates: &Candidates,
         entity_type: Option<&str>,
         limit: usize,
         matches: &dyn Fn(&Entity) -> bool,
     ) -> Vec<&'a Entity> {
-        let mut hits: Vec<&Entity> = Vec::new();
-        for entity in &self.entities {
-            if entity_type.is_none_or(|t| entity.entity_type == t) && matches(entity) {
-                hits.push(entity);
+        let keep = |entity: &Entity| {
+            entity_type.is_none_or(|t| entity.entity_type == t) && matches(entity)
+        };
+        match candidates {
+            Candidates::Only(list) => {
+                // The first `limit` hits in answer order, kept in order as they are found: a
+                // binary search per hit, not a sort of every hit.
+                let mut hits: Vec<&Entity> = Vec::new();
+                for index in list {
+                    let Some(entity) = self.entities.get(*index).filter(|e| keep(e)) else {
+                        continue;
+                    };
+                    let at = hits.partition_point(|hit| answer_order(hit, &entity).is_lt());
+                    if at < limit {
+                        hits.truncate(limit - 1);
+                        hits.insert(at.min(hits.len()), entity);
+                    }
+                }
+                hits
+            }
+            // Many entities may match: the first `limit` in name order are the answer.
+            Candidates::Bits(_) | Candidates::Any => {
+                self.search
+                    .first_in_name_order(&self.entities, candidates, limit, &keep)
             }
         }
-        hits.sort_unstable_by(|a, b| {
-            a.canonical_name
-                .cmp(&b.canonical_name)
-                .then(a.seq.cmp(&b.seq))
-        });
-        hits.truncate(limit);
-        hits
     }
 
     fn with_observations(&self, mut item: Value, entity: &Entity, limit: Option<usize>) -> Value {
@@ -219,30 +239,41 @@ impl EmbeddedStore {
         }
 
         let needle = identifier.to_lowercase();
+        let candidates = self.search.candidates(&needle);
         let (mode, hits) = match by {
-            Some(field) => (
-                "snapshot_field",
-                self.scan(entity_type, limit, &|e| field_contains(e, field, &needle)),
-            ),
+            Some(field) => {
+                // The index lists the identifier fields only; another field is searched in full.
+                let candidates = if IDENTIFIER_FIELDS.contains(&field) {
+                    candidates
+                } else {
+                    Candidates::Any
+                };
+                let matches = |e: &Entity| field_contains(e, field, &needle);
+                let hits = self.scan(&candidates, entity_type, limit, &matches);
+                ("snapshot_field", hits)
+            }
             None => {
                 let typed = entity_type
                     .and_then(|t| typed_needle(t, identifier))
                     .filter(|n| *n != needle);
-                let direct = self.scan(entity_type, limit, &|e| {
+                let typed_candidates = typed
+                    .as_deref()
+                    .map(|typed| candidates.clone().or(self.search.candidates(typed)));
+                let direct_candidates = typed_candidates.as_ref().unwrap_or(&candidates);
+                let direct = self.scan(direct_candidates, entity_type, limit, &|e| {
                     e.canonical_lower.contains(&needle)
                         || typed
                             .as_deref()
                             .is_some_and(|n| e.canonical_lower.contains(n))
                 });
                 if direct.is_empty() {
-                    (
-                        "snapshot_field",
-                        self.scan(entity_type, limit, &|e| {
-                            IDENTIFIER_FIELDS
-                                .iter()
-                                .any(|f| field_contains(e, f, &needle))
-                        }),
-                    )
+                    let matches = |e: &Entity| {
+                        IDENTIFIER_FIELDS
+                            .iter()
+                            .any(|f| field_contains(e, f, &needle))
+                    };
+                    let hits = self.scan(&candidates, entity_type, limit, &matches);
+                    ("snapshot_field", hits)
                 } else {
                     ("direct", direct)
                 }

@@ -13,7 +13,7 @@ use wasm_bindgen_futures::JsFuture;
 use crate::bindings::errors::to_js;
 use crate::bindings::js_values::{field, json_value};
 use crate::protocol::error::{Error, ErrorCode};
-use crate::store::{Change, EmbeddedStore, STATE_KEY};
+use crate::store::{merge_changes, Change, EmbeddedStore, STATE_KEY};
 use crate::transport::js_json::{error_text, to_js as json_to_js};
 use serde_json::Value;
 
@@ -39,14 +39,6 @@ fn storage_error(message: String, cause: &JsValue) -> JsValue {
         let _ = js_sys::Reflect::set(&error, &JsValue::from_str("cause"), cause);
     }
     error
-}
-
-/// Adds a change, replacing an older change of the same record in its place.
-fn merge(pending: &mut Vec<Change>, (key, value): Change) {
-    match pending.iter_mut().find(|(k, _)| *k == key) {
-        Some(older) => older.1 = value,
-        None => pending.push((key, value)),
-    }
 }
 
 impl Storage {
@@ -108,10 +100,7 @@ impl Storage {
 
     /// Queues `changes` to be written.
     pub fn queue(&self, changes: Vec<Change>) {
-        let mut pending = self.pending.borrow_mut();
-        for change in changes {
-            merge(&mut pending, change);
-        }
+        merge_changes(&mut self.pending.borrow_mut(), changes);
     }
 
     /// Queues what the store changed since it was last asked; whether a record worth a write
