@@ -93,7 +93,7 @@ function extractRows(json, label) {
   return rows;
 }
 
-/** examples/bench_store.rs and scripts/bench-store-wasm.mjs --json: `{ bench, build, sizes: [{ entities, fill_ms, calls: { name: { ms, result } } }] }`. */
+/** examples/bench_store.rs and scripts/bench/store-wasm.mjs --json: `{ bench, build, sizes: [{ entities, fill_ms, calls: { name: { ms, result } } }] }`. */
 function storeRows(json, label) {
   const sizes = json.sizes;
   const counts = sizes.map((s) => s.entities.toLocaleString('en-US')).join(' / ');

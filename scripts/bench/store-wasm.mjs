@@ -2,7 +2,7 @@
 // examples/bench_store.rs (native) through `EmbeddedStore` on a store holding 100, 10,000 and
 // 100,000 entities.
 //
-//   node scripts/bench-store-wasm.mjs [--json] [--sizes 100,10000,100000] [--open-max N]
+//   node scripts/bench/store-wasm.mjs [--json] [--sizes 100,10000,100000] [--open-max N]
 //
 // The store is filled through `store.handle('POST', '/store', body)` with the bodies the agent
 // sends (src/protocol/payload.rs): persons, companies, projects (10%, 5%, 5%), the rest
