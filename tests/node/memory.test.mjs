@@ -1,10 +1,12 @@
-// Turns do not leak wasm memory: after a warm-up, 1,000 more turns (a new agent every 100
+// Turns do not leak wasm memory: after a warm-up, 800 more turns (a new agent every 100
 // turns, the old one freed) leave the module's linear memory where it was, give or take one
-// 64 KiB page, over HTTP and over a custom JS transport. Linear memory never shrinks, so its
-// size is the allocator's high-water mark: a leak shows as growth. The leak this guards against
-// (a `JsFuture` per timer that lost its race: each lookup's retrieval deadline and the LLM
-// timeout, never freed; see `Sleep` in src/platform.rs) was 390-590 B per turn, 6-9 pages over
-// 1,000 turns. A count check, not a timing one.
+// 64 KiB page, over HTTP and over a custom JS transport, and need no more slots in the table of
+// JS values Rust holds (wasm-bindgen's externref table). Linear memory never shrinks, so its size
+// is the allocator's high-water mark: a leak shows as growth. The leak this guards against (a
+// `JsFuture` per timer that lost its race, each lookup's retrieval deadline and the LLM timeout,
+// never freed, with its two JS callbacks; see `Sleep` in src/platform.rs) was 390-590 B and ~8
+// table slots per turn: 5-7 pages and ~6,000 slots over 800 turns. A count check, not a timing
+// one.
 //
 // The server runs in a child process: its embedded store would otherwise grow this memory with
 // what the turns store. A fresh one per test: its lookups slow down as its store grows.
@@ -17,10 +19,10 @@ import { fileURLToPath } from 'node:url';
 import init, { NeotomaAgent } from 'neotoma-agent-wasm';
 import { randomToken, randomId, SEED } from '../server/harness.mjs';
 
-const WARM_UP_TURNS = 200;
-const TURNS = 1_000;
+const WARM_UP_TURNS = 150;
+const TURNS = 800;
 const AGENT_TURNS = 100;
-/** One page: the allocator may round a high-water mark up once. The leak was 6-9 pages. */
+/** One page: the allocator may round a high-water mark up once. The leak was 5-7 pages. */
 const MAX_GROWTH_BYTES = 64 * 1024;
 /**
  * Three lookups (and three deadlines) a turn, of the three seeded entities. Named by the
@@ -31,6 +33,8 @@ const MESSAGE = 'What did they say about it last week?';
 const NAMES = [SEED.sarah.name, SEED.acme.name, SEED.falcon.name];
 
 let memory;
+/** wasm-bindgen's table of the JS values Rust holds (with reference types, as built). */
+let externrefs;
 
 /** tests/server/neotoma-server.mjs in a child process: `{ url, token, close() }`. */
 async function childServer() {
@@ -88,12 +92,18 @@ async function run(turns, options) {
   }
 }
 
-/** The growth of the module's linear memory over TURNS turns after the warm-up. */
+/** The growth of the module's linear memory and externref table over TURNS turns after the warm-up. */
 async function growth(options) {
   await run(WARM_UP_TURNS, options);
-  const before = memory.buffer.byteLength;
+  const before = { bytes: memory.buffer.byteLength, externrefs: externrefs.length };
   await run(TURNS, options);
-  return memory.buffer.byteLength - before;
+  return { bytes: memory.buffer.byteLength - before.bytes, externrefs: externrefs.length - before.externrefs };
+}
+
+function assertFlat(grew) {
+  assert.ok(grew.bytes <= MAX_GROWTH_BYTES, `wasm memory grew ${grew.bytes} B over ${TURNS} turns (${(grew.bytes / TURNS).toFixed(0)} B per turn)`);
+  // freed slots are reused exactly (a free list; no fragmentation), so a steady state needs no more
+  assert.equal(grew.externrefs, 0, `the externref table grew ${grew.externrefs} slots over ${TURNS} turns`);
 }
 
 /** `use(server)` with a fresh seeded server in a child process, closed after. */
@@ -108,15 +118,18 @@ async function withServer(use) {
 }
 
 before(async () => {
-  ({ memory } = await init());
+  const exports = await init();
+  memory = exports.memory;
+  externrefs = exports.__wbindgen_externrefs;
+  assert.ok(externrefs instanceof WebAssembly.Table, 'the instance exports its externref table');
 });
 
-test('memory: 1,000 turns over HTTP, agents freed, do not grow wasm memory', { timeout: 120_000 }, async () => {
+test('memory: 800 turns over HTTP, agents freed, do not grow wasm memory', { timeout: 120_000 }, async () => {
   const grew = await withServer((server) => growth(() => ({ transport: { baseUrl: server.url, token: server.token } })));
-  assert.ok(grew <= MAX_GROWTH_BYTES, `wasm memory grew ${grew} B over ${TURNS} turns (${(grew / TURNS).toFixed(0)} B per turn)`);
+  assertFlat(grew);
 });
 
-test('memory: 1,000 turns over a custom JS transport, agents freed, do not grow wasm memory', { timeout: 120_000 }, async () => {
+test('memory: 800 turns over a custom JS transport, agents freed, do not grow wasm memory', { timeout: 120_000 }, async () => {
   const grew = await withServer((server) => {
     const transport = {
       store: (body) => post(server, '/store', body),
@@ -125,5 +138,5 @@ test('memory: 1,000 turns over a custom JS transport, agents freed, do not grow 
     };
     return growth(() => ({ transport }));
   });
-  assert.ok(grew <= MAX_GROWTH_BYTES, `wasm memory grew ${grew} B over ${TURNS} turns (${(grew / TURNS).toFixed(0)} B per turn)`);
+  assertFlat(grew);
 });
