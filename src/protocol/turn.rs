@@ -29,7 +29,6 @@
 //! `flush` (or the next store) sends it, in order, before anything newer.
 
 use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::task::{Poll, Waker};
@@ -439,12 +438,14 @@ struct SentReply {
     refers_to: Vec<String>,
 }
 
-/// The turns an agent remembers, oldest first (the order forgetting needs): at most
-/// `REMEMBERED_TURNS` entries, looked up once or twice a turn.
+/// The turns an agent remembers: at most `REMEMBERED_TURNS` entries, looked up once or twice a
+/// turn. Once full, a new turn takes the oldest one's place (a ring).
 #[derive(Default)]
 struct TurnLog {
     last_number: u32,
-    opened: VecDeque<(String, OpenedTurn)>,
+    opened: Vec<(String, OpenedTurn)>,
+    /// Where the oldest entry is once the log is full: the next to be forgotten.
+    oldest: usize,
 }
 
 impl TurnLog {
@@ -492,11 +493,13 @@ impl TurnLog {
             *known = turn;
             return;
         }
-        // forgotten first: pushing first would double the queue's capacity at the bound
-        if self.opened.len() == REMEMBERED_TURNS {
-            self.opened.pop_front();
+        let entry = (turn_id.to_owned(), turn);
+        if self.opened.len() < REMEMBERED_TURNS {
+            self.opened.push(entry);
+        } else {
+            self.opened[self.oldest] = entry;
+            self.oldest = (self.oldest + 1) % REMEMBERED_TURNS;
         }
-        self.opened.push_back((turn_id.to_owned(), turn));
     }
 }
 
@@ -1762,7 +1765,7 @@ mod tests {
             assert_eq!(log.reserve(&format!("t{n}"), None) as usize, n);
         }
         assert_eq!(log.opened.len(), REMEMBERED_TURNS);
-        // forgetting before remembering: the queue never doubles past the bound
+        // the log never grows past the bound
         assert!(log.opened.capacity() < 2 * REMEMBERED_TURNS);
         let oldest_kept = turns - REMEMBERED_TURNS + 1;
         assert!(log.get(&format!("t{}", oldest_kept - 1)).is_none());
