@@ -74,7 +74,8 @@ pub const DEFAULT_LLM_TIMEOUT_MS: u32 = 300_000;
 /// Turns remembered per agent ([`OpenedTurn`]: its number for replays, what its messages meant
 /// for `verify_turn`, its retrieved entities' ids and names for close_turn). Older turns are
 /// forgotten, oldest first: a replay of one gets the next number unless the caller gives it,
-/// and `verify_turn` checks it against the texts the caller gives. A few hundred bytes each.
+/// and `verify_turn` checks it against the texts the caller gives. About 500 bytes of wasm
+/// memory each with three retrieved entities (scripts/bench/memory.mjs).
 const REMEMBERED_TURNS: usize = 1024;
 /// The `role` of a stored message's missing edges in the outbox and in events (`edges_write`).
 pub const EDGES_ROLE: &str = "edges";
