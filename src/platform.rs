@@ -1,13 +1,15 @@
 //! What the JS host gives us, reached through `globalThis` so the same code runs in a page, a
 //! worker, workerd, Deno and Node: timers, the clock, random bytes, running a future as a promise.
 
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
 
 use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 use crate::protocol::keys::uuid_v4;
 use crate::protocol::turn::Runtime;
@@ -70,51 +72,73 @@ impl Drop for Timer {
     }
 }
 
-/// Resolves after `ms`; dropping it (a lookup that won its race) clears the timer.
+/// Resolves after `ms`; dropping it (a lookup that won its race) clears the timer and frees
+/// its callback.
+///
+/// Not a `JsFuture` of a promise resolved by the timer: a `JsFuture` frees its `then` callbacks
+/// only when the promise settles, and a cleared timer's promise never does, so every sleep that
+/// lost a race (a lookup's deadline, the LLM's) leaked its callbacks and state for good, about
+/// 100 bytes of wasm memory each. Here the callback belongs to the sleep and goes with it.
 pub struct Sleep {
-    _timer: Timer,
-    done: JsFuture,
+    state: Rc<SleepState>,
+    timeout: Timeout,
+}
+
+/// What the timer's callback shares with the sleep: fired yet, and the task to wake.
+#[derive(Default)]
+struct SleepState {
+    fired: Cell<bool>,
+    waker: RefCell<Option<Waker>>,
 }
 
 impl Sleep {
     pub fn new(ms: u32) -> Sleep {
-        let mut timer = None;
-        let promise = Promise::new(&mut |resolve, _reject| {
-            timer = Some(Timer::start(&resolve, ms));
+        let state = Rc::new(SleepState::default());
+        let shared = state.clone();
+        let timeout = Timeout::new(ms, move || {
+            shared.fired.set(true);
+            if let Some(waker) = shared.waker.take() {
+                waker.wake();
+            }
         });
-        Sleep {
-            _timer: timer.unwrap_or(Timer(JsValue::UNDEFINED)),
-            done: JsFuture::from(promise),
-        }
+        Sleep { state, timeout }
     }
 
     /// A sleep that does not keep a Node or Deno process alive (the outbox's own timer).
     pub fn background(ms: u32) -> Sleep {
         let sleep = Sleep::new(ms);
-        sleep._timer.unref();
+        sleep.timeout.timer.unref();
         sleep
     }
 }
 
 impl Future for Sleep {
     type Output = ();
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        Pin::new(&mut self.done).poll(cx).map(|_| ())
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.state.fired.get() {
+            return Poll::Ready(());
+        }
+        let mut waker = self.state.waker.borrow_mut();
+        match waker.as_ref() {
+            Some(known) if known.will_wake(cx.waker()) => {}
+            _ => *waker = Some(cx.waker().clone()),
+        }
+        Poll::Pending
     }
 }
 
 /// Runs `f` after `ms` unless dropped first. The timer is cleared before the callback is freed
 /// (fields drop in order).
 pub struct Timeout {
-    _timer: Timer,
-    _callback: wasm_bindgen::closure::Closure<dyn FnMut()>,
+    timer: Timer,
+    _callback: Closure<dyn FnMut()>,
 }
 
 impl Timeout {
     pub fn new(ms: u32, f: impl FnMut() + 'static) -> Timeout {
-        let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(f);
+        let callback = Closure::<dyn FnMut()>::new(f);
         Timeout {
-            _timer: Timer::start(callback.as_ref().unchecked_ref(), ms),
+            timer: Timer::start(callback.as_ref().unchecked_ref(), ms),
             _callback: callback,
         }
     }

@@ -71,7 +71,11 @@ pub const DEFAULT_RETRIEVAL_TIMEOUT_MS: u32 = 2_500;
 const HITS_PER_LOOKUP: u32 = 5;
 /// Default bound on the LLM callback (its whole stream included).
 pub const DEFAULT_LLM_TIMEOUT_MS: u32 = 300_000;
-/// Turns remembered per agent (turn number and retrieved set, for close_turn and replays).
+/// Turns remembered per agent ([`OpenedTurn`]: its number for replays, what its messages meant
+/// for `verify_turn`, its retrieved entities' ids and names for close_turn). Older turns are
+/// forgotten, oldest first: a replay of one gets the next number unless the caller gives it,
+/// and `verify_turn` checks it against the texts the caller gives. About 500 bytes of wasm
+/// memory each with three retrieved entities (scripts/bench/memory.mjs).
 const REMEMBERED_TURNS: usize = 1024;
 /// The `role` of a stored message's missing edges in the outbox and in events (`edges_write`).
 pub const EDGES_ROLE: &str = "edges";
@@ -389,10 +393,42 @@ struct DrainState {
 #[derive(Debug, Clone, Default)]
 struct OpenedTurn {
     turn_number: u32,
-    retrieved: Vec<RetrievedEntity>,
+    retrieved: Vec<RetrievedRef>,
     /// What the turn's messages meant, for `verify_turn`: the hash of each text sent.
     user_text: Option<u64>,
     reply: Option<SentReply>,
+}
+
+/// What an agent remembers of an entity a turn retrieved: its id and the names a reply may cite
+/// it by ([`RetrievedEntity::names`]). Not its snapshot: that is most of an entity's size (a
+/// map per entity, about 700 bytes of wasm memory even for one field) and only the turn's own
+/// LLM callback reads it, from the turn's context.
+#[derive(Debug, Clone)]
+struct RetrievedRef {
+    id: String,
+    /// Its names besides its id.
+    names: Vec<String>,
+}
+
+impl RetrievedRef {
+    fn of(entities: &[RetrievedEntity]) -> Vec<RetrievedRef> {
+        entities
+            .iter()
+            .map(|e| {
+                let mut names: Vec<String> = Vec::new();
+                // a name is often also the canonical name: kept once
+                for name in e.names() {
+                    if name != e.id && !names.iter().any(|known| known == name) {
+                        names.push(name.to_owned());
+                    }
+                }
+                RetrievedRef {
+                    id: e.id.clone(),
+                    names,
+                }
+            })
+            .collect()
+    }
 }
 
 /// What an agent keeps of a reply it stored (or queued).
@@ -403,12 +439,14 @@ struct SentReply {
     refers_to: Vec<String>,
 }
 
-/// The turns an agent remembers, oldest first (the order forgetting needs): at most
-/// `REMEMBERED_TURNS` entries, looked up once or twice a turn.
+/// The turns an agent remembers: at most `REMEMBERED_TURNS` entries, looked up once or twice a
+/// turn. Once full, a new turn takes the oldest one's place (a ring).
 #[derive(Default)]
 struct TurnLog {
     last_number: u32,
     opened: Vec<(String, OpenedTurn)>,
+    /// Where the oldest entry is once the log is full: the next to be forgotten.
+    oldest: usize,
 }
 
 impl TurnLog {
@@ -456,9 +494,12 @@ impl TurnLog {
             *known = turn;
             return;
         }
-        self.opened.push((turn_id.to_owned(), turn));
-        if self.opened.len() > REMEMBERED_TURNS {
-            self.opened.remove(0);
+        let entry = (turn_id.to_owned(), turn);
+        if self.opened.len() < REMEMBERED_TURNS {
+            self.opened.push(entry);
+        } else {
+            self.opened[self.oldest] = entry;
+            self.oldest = (self.oldest + 1) % REMEMBERED_TURNS;
         }
     }
 }
@@ -658,7 +699,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         let delivery = self.store_message(write, queued).await?;
         self.turns.borrow_mut().update(&turn_id, |turn| {
             turn.turn_number = turn_number;
-            turn.retrieved = retrieved.clone();
+            turn.retrieved = RetrievedRef::of(&retrieved);
             turn.user_text = Some(text_hash(&input.user_message));
         });
         let stored = reported(delivery);
@@ -931,7 +972,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             ReplyAt::Queued(write) => write.refers_to.as_slice(),
             ReplyAt::Stored(_) => &[],
         };
-        let refers_to = self.assistant_refers_to(&stored.text, &opened.retrieved, queued_targets);
+        let retrieved = RetrievedRef::of(&opened.retrieved);
+        let refers_to = self.assistant_refers_to(&stored.text, &retrieved, queued_targets);
         let mut store_warnings = Vec::new();
         let (entity_id, pending) = match stored.at {
             ReplyAt::Queued(mut write) => {
@@ -1039,12 +1081,12 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     fn assistant_refers_to(
         &self,
         reply: &str,
-        retrieved: &[RetrievedEntity],
+        retrieved: &[RetrievedRef],
         explicit: &[String],
     ) -> Vec<String> {
         let mut out: Vec<String> = match self.config.assistant_refers_to {
-            AssistantRefersTo::Retrieved => entity_ids(retrieved),
-            AssistantRefersTo::Cited => cited_entities(reply, retrieved),
+            AssistantRefersTo::Retrieved => retrieved.iter().map(|e| e.id.clone()).collect(),
+            AssistantRefersTo::Cited => cited(reply, retrieved),
         };
         for id in explicit {
             if !id.trim().is_empty() && !out.contains(id) {
@@ -1691,16 +1733,74 @@ fn joined(
 
 /// Retrieved entities whose name or id appears in the reply, case-insensitively.
 pub fn cited_entities(reply: &str, retrieved: &[RetrievedEntity]) -> Vec<String> {
+    cited(reply, &RetrievedRef::of(retrieved))
+}
+
+/// [`cited_entities`] over what an agent remembers of them.
+fn cited(reply: &str, retrieved: &[RetrievedRef]) -> Vec<String> {
     let haystack = reply.to_lowercase();
     let mut out: Vec<String> = Vec::new();
     for entity in retrieved {
         let cited = entity
-            .names()
+            .names
             .iter()
-            .any(|name| haystack.contains(&name.trim().to_lowercase()));
+            .chain([&entity.id])
+            .map(|name| name.trim())
+            .any(|name| name.chars().count() >= 2 && haystack.contains(&name.to_lowercase()));
         if cited && !out.contains(&entity.id) {
             out.push(entity.id.clone());
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turn_log_forgets_the_oldest_turns_beyond_its_bound_and_stops_growing() {
+        let mut log = TurnLog::default();
+        let turns = 3 * REMEMBERED_TURNS;
+        for n in 1..=turns {
+            assert_eq!(log.reserve(&format!("t{n}"), None) as usize, n);
+        }
+        assert_eq!(log.opened.len(), REMEMBERED_TURNS);
+        // the log never grows past the bound
+        assert!(log.opened.capacity() < 2 * REMEMBERED_TURNS);
+        let oldest_kept = turns - REMEMBERED_TURNS + 1;
+        assert!(log.get(&format!("t{}", oldest_kept - 1)).is_none());
+        // a remembered turn keeps its number; a forgotten one gets the next
+        assert_eq!(
+            log.number_for(&format!("t{oldest_kept}"), None) as usize,
+            oldest_kept
+        );
+        assert_eq!(log.number_for("t1", None) as usize, turns + 1);
+    }
+
+    #[test]
+    fn a_remembered_turn_keeps_the_names_its_reply_may_cite_not_the_snapshots() {
+        let entity = RetrievedEntity {
+            id: "ent_1".into(),
+            entity_type: "project".into(),
+            canonical_name: Some("project:Project Falcon".into()),
+            snapshot: serde_json::from_value(
+                json!({ "name": "Project Falcon", "status": "on hold" }),
+            )
+            .unwrap(),
+            identifier: "Falcon".into(),
+        };
+        let remembered = RetrievedRef::of(std::slice::from_ref(&entity));
+        assert_eq!(remembered[0].id, "ent_1");
+        // its name and its bare canonical name are one name
+        assert_eq!(remembered[0].names, ["Project Falcon"]);
+        for reply in ["project falcon slipped", "see ent_1", "nothing relevant"] {
+            assert_eq!(
+                cited(reply, &remembered),
+                cited_entities(reply, std::slice::from_ref(&entity)),
+                "{reply}"
+            );
+        }
+        assert_eq!(cited("PROJECT FALCON", &remembered), ["ent_1"]);
+    }
 }
