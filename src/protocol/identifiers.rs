@@ -52,6 +52,8 @@ const MAX_RUN_WORDS: usize = 8;
 const MAX_RUN_ELEMENTS: usize = 16;
 /// Tokens longer than this (in characters, URLs aside) are noise, not identifiers.
 const MAX_TOKEN_CHARS: usize = 256;
+/// At most this many spellings are remembered to skip repeated mentions quickly.
+const MAX_SEEN_SPELLINGS: usize = 256;
 /// Words longer than this (in bytes) are never looked up in the lexicon.
 const MAX_LOOKUP_BYTES: usize = 24;
 
@@ -160,12 +162,61 @@ struct Shape {
 }
 
 impl Shape {
+    /// `Shape::of` an ASCII word, byte by byte.
+    fn of_ascii(w: &[u8]) -> Shape {
+        let mut s = Shape {
+            chars: w.len(),
+            first_upper: w.first().is_some_and(u8::is_ascii_uppercase),
+            ..Shape::default()
+        };
+        for &b in w {
+            match b {
+                b'A'..=b'Z' => s.upper += 1,
+                b'a'..=b'z' => s.lower += 1,
+                b'0'..=b'9' => s.numeric += 1,
+                b'@' => s.at = true,
+                b'/' => s.slash = true,
+                b':' => s.colon = true,
+                b'.' => s.dot = true,
+                b'_' => s.underscore = true,
+                b'&' => s.amp = true,
+                b'-' => s.hyphen = true,
+                b'\'' => s.apos = true,
+                _ => s.other = true,
+            }
+        }
+        s.letters = s.upper + s.lower;
+        s.upper_after_first = s.upper > usize::from(s.first_upper);
+        s
+    }
+
+    /// `Shape::of` a word of ASCII letters.
+    fn of_ascii_letters(w: &str) -> Shape {
+        let b = w.as_bytes();
+        let upper = b.iter().filter(|c| c.is_ascii_uppercase()).count();
+        let first_upper = b.first().is_some_and(u8::is_ascii_uppercase);
+        Shape {
+            chars: b.len(),
+            letters: b.len(),
+            upper,
+            lower: b.len() - upper,
+            first_upper,
+            upper_after_first: upper > usize::from(first_upper),
+            ..Shape::default()
+        }
+    }
+
     fn of(w: &str) -> Shape {
+        if w.is_ascii() {
+            return Shape::of_ascii(w.as_bytes());
+        }
         let mut s = Shape::default();
         for c in w.chars() {
             let first = s.chars == 0;
             s.chars += 1;
-            if c.is_alphabetic() {
+            if is_cjk_letter(c) {
+                s.letters += 1;
+            } else if c.is_alphabetic() {
                 s.letters += 1;
                 if c.is_uppercase() {
                     s.upper += 1;
@@ -205,6 +256,9 @@ struct Scanner<'a> {
     out: Vec<String>,
     /// The lowercased `out`, for duplicate checks.
     seen: FnvHashSet<String>,
+    /// Spans already pushed, as written: a name mentioned again is dropped without
+    /// lowercasing it (at most [`MAX_SEEN_SPELLINGS`] kept).
+    seen_spelling: FnvHashSet<&'a str>,
     run: Vec<El>,
     run_words: usize,
     overflow: bool,
@@ -225,6 +279,7 @@ impl<'a> Scanner<'a> {
             bytes: text.as_bytes(),
             out: Vec::new(),
             seen: FnvHashSet::default(),
+            seen_spelling: FnvHashSet::default(),
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
             run_words: 0,
             overflow: false,
@@ -257,10 +312,22 @@ impl<'a> Scanner<'a> {
     }
 
     /// The char ending at byte `p`.
+    #[inline(always)]
     fn prev(&self, p: usize) -> Option<char> {
+        let b = *self.bytes.get(p.checked_sub(1)?)?;
+        if b < 0x80 {
+            return Some(char::from(b));
+        }
+        self.prev_multibyte(p)
+    }
+
+    /// `prev` past ASCII, out of line.
+    #[inline(never)]
+    fn prev_multibyte(&self, p: usize) -> Option<char> {
         self.text.get(..p)?.chars().next_back()
     }
 
+    #[inline(always)]
     fn slice(&self, s: usize, e: usize) -> &'a str {
         self.text.get(s..e).unwrap_or("")
     }
@@ -274,7 +341,7 @@ impl<'a> Scanner<'a> {
             let Some((c, len)) = self.ch(i) else {
                 break;
             };
-            if c.is_whitespace() {
+            if is_space(c) {
                 if c == '\n' || c == '\u{2029}' {
                     self.brk_end();
                 }
@@ -312,20 +379,35 @@ impl<'a> Scanner<'a> {
             }
             if is_token_char(c) {
                 let (mut j, mut count) = (i + len, 1);
-                while let Some((d, dl)) = self.ch(j) {
-                    let digit_comma = d == ','
-                        && self
-                            .bytes
-                            .get(j.wrapping_sub(1))
-                            .is_some_and(u8::is_ascii_digit)
-                        && self.bytes.get(j + 1).is_some_and(u8::is_ascii_digit);
-                    if !is_token_char(d) && !digit_comma {
-                        break;
-                    }
+                let mut letters = c.is_ascii_alphabetic();
+                while let Some(&b) = self.bytes.get(j) {
+                    // ASCII, byte by byte; other chars decoded.
+                    let dl = if b < 0x80 {
+                        let digit_comma = b == b','
+                            && self
+                                .bytes
+                                .get(j.wrapping_sub(1))
+                                .is_some_and(u8::is_ascii_digit)
+                            && self.bytes.get(j + 1).is_some_and(u8::is_ascii_digit);
+                        if !is_ascii_token_byte(b) && !digit_comma {
+                            break;
+                        }
+                        1
+                    } else {
+                        match self.ch_multibyte(j) {
+                            Some((d, dl)) if is_token_char(d) => dl,
+                            _ => break,
+                        }
+                    };
+                    letters &= b.is_ascii_alphabetic();
                     j += dl;
                     count += 1;
                 }
-                self.token(i, j, count);
+                if letters {
+                    self.letters_token(i, j);
+                } else {
+                    self.token(i, j, count);
+                }
                 (i, ci) = (j, ci + count);
                 continue;
             }
@@ -394,8 +476,13 @@ impl<'a> Scanner<'a> {
     /// the name, a Japanese or Korean honorific after it removed ("田中さん").
     fn caseless_name(&self, w: &str, b: usize) -> Option<usize> {
         const HONORIFICS: [&str; 8] = ["さん", "さま", "様", "先生", "ちゃん", "くん", "씨", "님"];
+        let honorific_end = matches!(
+            w.chars().next_back(),
+            Some('ん' | 'ま' | '様' | '生' | 'く' | '씨' | '님')
+        );
         let name = HONORIFICS
             .iter()
+            .filter(|_| honorific_end)
             .find_map(|h| w.strip_suffix(h))
             .filter(|n| !n.is_empty())
             .unwrap_or(w);
@@ -434,7 +521,7 @@ impl<'a> Scanner<'a> {
             _ => return None,
         };
         let (next, _) = self.ch(i + len)?;
-        if next.is_whitespace() {
+        if is_space(next) {
             return None;
         }
         match kind {
@@ -461,7 +548,7 @@ impl<'a> Scanner<'a> {
             1 => c == '”' || c == '“' || c == '"',
             2 | 3 => {
                 (c == '\'' || c == '’')
-                    && self.prev(p).is_some_and(|d| !d.is_whitespace())
+                    && self.prev(p).is_some_and(|d| !is_space(d))
                     && !self.ch(p + len).is_some_and(|(d, _)| is_wordish(d))
             }
             4 => c == '`',
@@ -513,7 +600,10 @@ impl<'a> Scanner<'a> {
         hit.then_some((p, p_ci))
     }
 
-    fn push_quote(&mut self, content: &str) {
+    fn push_quote(&mut self, content: &'a str) {
+        if content.is_empty() {
+            return;
+        }
         let trimmed = content.trim().trim_end_matches([',', ';', ':']).trim_end();
         let trimmed = match trimmed.strip_suffix('.') {
             Some(t) if !t.ends_with('.') => t,
@@ -574,6 +664,17 @@ impl<'a> Scanner<'a> {
 
     // ----- tokens ----------------------------------------------------------------------
 
+    /// A token of ASCII letters only, bytes `s..e`, the most common kind: what `token` does
+    /// with it (nothing to strip, no possessive, no punctuation in it), without the checks.
+    fn letters_token(&mut self, s: usize, e: usize) {
+        let w = self.slice(s, e);
+        if e - s > MAX_TOKEN_CHARS || self.bytes.get(e) == Some(&b'(') {
+            self.other();
+            return;
+        }
+        self.alnum(w, s, &Shape::of_ascii_letters(w));
+    }
+
     /// A maximal run of `count` token characters, bytes `s..e`.
     fn token(&mut self, s: usize, e: usize, count: usize) {
         if count > MAX_TOKEN_CHARS {
@@ -587,14 +688,16 @@ impl<'a> Scanner<'a> {
             return;
         }
         // Punctuation (or the end) right after the token: "from Trader Joe's?".
-        let at_boundary = !matches!(self.ch(e), Some((c, _)) if c.is_whitespace());
+        let at_boundary = !matches!(self.ch(e), Some((c, _)) if is_space(c));
         let (mut s, mut e) = (s, e);
         let mut lead = false;
         // "./run.sh", "\\\\server\\share", "::1": the leading punctuation is part of the token.
-        let token = self.slice(s, e);
-        let keep_lead = ["./", "../", "\\\\", "::"]
-            .iter()
-            .any(|p| token.starts_with(p) && token.len() > p.len());
+        let keep_lead = matches!(self.bytes.get(s), Some(b'.' | b'\\' | b':')) && {
+            let token = self.slice(s, e);
+            ["./", "../", "\\\\", "::"]
+                .iter()
+                .any(|p| token.starts_with(p) && token.len() > p.len())
+        };
         while let Some((c, len)) = self.ch(s).filter(|_| s < e && !keep_lead) {
             if !is_lead_strip(c) {
                 break;
@@ -605,7 +708,7 @@ impl<'a> Scanner<'a> {
         let (mut period, mut colon, mut other) = (false, false, false);
         let token_end = e;
         while let Some(c) = self.prev(e).filter(|_| e > s) {
-            if e == token_end && is_g_dropping(self.slice(s, e)) {
+            if e == token_end && matches!(c, '\'' | '’') && is_g_dropping(self.slice(s, e)) {
                 // "Dunkin'", "Lovin'": the apostrophe stands for a letter of the name.
                 break;
             }
@@ -718,7 +821,7 @@ impl<'a> Scanner<'a> {
             }
             _ => {}
         }
-        if w.ends_with('%') {
+        if w.as_bytes().last() == Some(&b'%') {
             self.other();
             return false;
         }
@@ -726,7 +829,12 @@ impl<'a> Scanner<'a> {
             self.emit_id(b, end);
             return false;
         }
-        if let Some(base) = w.strip_suffix("++").or_else(|| w.strip_suffix('+')) {
+        let plus = w.as_bytes().last() == Some(&b'+');
+        if let Some(base) = plus
+            .then(|| w.strip_suffix('+'))
+            .flatten()
+            .map(|base| base.strip_suffix('+').unwrap_or(base))
+        {
             // "Disney+", "Notepad++": a name with a plus.
             let mut cs = base.chars();
             if cs.next().is_some_and(char::is_uppercase)
@@ -886,15 +994,15 @@ impl<'a> Scanner<'a> {
     fn hyphenated(&mut self, w: &'a str, b: usize, shape: &Shape) {
         let end = b + w.len();
         // One pass over the parts.
-        let (mut empty, mut digits, mut code, mut each_digit, mut capitalised) =
-            (false, true, false, true, true);
+        let (mut empty, mut digits, mut each_digit, mut capitalised) = (false, true, true, true);
         for p in w.split('-') {
             empty |= p.is_empty();
             digits &= p.bytes().all(|c| c.is_ascii_digit());
-            code |= is_code(p);
             each_digit &= p.bytes().any(|c| c.is_ascii_digit());
             capitalised &= p.chars().next().is_some_and(char::is_uppercase);
         }
+        // Only asked when the shape leaves it open.
+        let code = || w.split('-').any(is_code);
         if empty {
             self.other();
             return;
@@ -907,7 +1015,7 @@ impl<'a> Scanner<'a> {
             let id = if digits {
                 shapes::digit_groups_are_id(w)
             } else {
-                shape.upper > 0 || code || (w.len() >= 8 && each_digit) || is_host_like(w)
+                shape.upper > 0 || code() || (w.len() >= 8 && each_digit) || is_host_like(w)
             };
             if id {
                 self.emit_id(b, end);
@@ -929,12 +1037,12 @@ impl<'a> Scanner<'a> {
                 && parts.all(|p| cap(p) || (p.len() <= 5 && p.chars().all(char::is_lowercase)))
         };
         if !capitalised && particles() {
-            self.cap_word(w, b);
+            self.cap_word(w, b, lookup(w));
         } else if capitalised {
             if shape.lower == 0 {
                 self.word(b, end, Kind::Caps, 0);
             } else {
-                self.cap_word(w, b);
+                self.cap_word(w, b, lookup(w));
             }
         } else {
             self.lower(w, b);
@@ -1046,12 +1154,12 @@ impl<'a> Scanner<'a> {
             }
             return false;
         }
-        self.cap_word(w, b)
+        self.cap_word(w, b, flags)
     }
 
     /// A capitalised word ("Berlin", "Dr", "Monday", "St").
-    fn cap_word(&mut self, w: &'a str, b: usize) -> bool {
-        let mut flags = lookup(w);
+    /// `flags`: the word's lexicon flags, `lookup(w)`.
+    fn cap_word(&mut self, w: &'a str, b: usize, mut flags: u16) -> bool {
         if flags & (F_STARTER | F_TIME) == 0 && is_verb_form(w) {
             flags |= F_STARTER;
         }
@@ -1099,7 +1207,8 @@ impl<'a> Scanner<'a> {
         }
         // "Put The Hobbit on hold": a capitalised "The" after an opener is not where the
         // sentence starts, and opens a title.
-        let the_after_opener = !self.run.is_empty() && self.slice(start, end) == "The";
+        let the_after_opener =
+            !self.run.is_empty() && end - start == 3 && self.slice(start, end) == "The";
         let w = Word {
             start,
             end,
@@ -1156,7 +1265,8 @@ impl<'a> Scanner<'a> {
             .iter()
             .find(|e| !matches!(e, El::Word(w) if w.is_dropped_prefix()));
         matches!(first, Some(El::Word(w))
-            if w.kind == Kind::Cap && !w.sent_init && self.slice(w.start, w.end) == "The")
+            if w.kind == Kind::Cap && !w.sent_init && w.end - w.start == 3
+                && self.slice(w.start, w.end) == "The")
     }
 
     /// "in", "to", "on", "at" after a title word; "a", "an" after such a preposition or "of".
@@ -1320,6 +1430,10 @@ impl<'a> Scanner<'a> {
 
     fn flush(&mut self) {
         self.poss = None;
+        if self.run.is_empty() && !self.overflow {
+            self.run_words = 0;
+            return;
+        }
         let span = self.run_span();
         self.run.clear();
         self.run_words = 0;
@@ -1379,21 +1493,36 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn push_out(&mut self, s: &str) {
+    fn push_out(&mut self, s: &'a str) {
         if self.full() {
             return;
         }
-        let s = s.trim();
+        let plain =
+            |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !char::from(b).is_whitespace());
+        let s = if plain(s.as_bytes().first()) && plain(s.as_bytes().last()) {
+            s
+        } else {
+            s.trim()
+        };
         if s.is_empty() {
             return;
         }
         // A cut may end between the words of a name: trim again.
-        let s = match s.char_indices().nth(MAX_IDENTIFIER_CHARS) {
+        let cut = (s.len() > MAX_IDENTIFIER_CHARS)
+            .then(|| s.char_indices().nth(MAX_IDENTIFIER_CHARS))
+            .flatten();
+        let s = match cut {
             Some((cut, _)) => s.get(..cut).unwrap_or(s).trim_end(),
             None => s,
         };
+        if self.seen_spelling.contains(s) {
+            return;
+        }
         if self.seen.insert(s.to_lowercase()) {
             self.out.push(s.to_string());
+        }
+        if self.seen_spelling.len() < MAX_SEEN_SPELLINGS {
+            self.seen_spelling.insert(s);
         }
     }
 }
@@ -1412,6 +1541,7 @@ fn leading_number_fits(rest: &[El], street: bool) -> bool {
 // ----- character classes and token shapes -------------------------------------------------
 
 /// Combining marks (decomposed accents) count as part of a word.
+#[inline(always)]
 fn is_mark(c: char) -> bool {
     matches!(
         c as u32,
@@ -1419,42 +1549,86 @@ fn is_mark(c: char) -> bool {
     )
 }
 
+/// `char::is_whitespace`, without a call for ASCII.
+#[inline(always)]
+fn is_space(c: char) -> bool {
+    if c.is_ascii() {
+        matches!(c, ' ' | '\t'..='\r')
+    } else {
+        // U+3000 is the last whitespace char.
+        c <= '\u{3000}' && c.is_whitespace()
+    }
+}
+
+#[inline(always)]
 fn is_line_break(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{2029}')
 }
 
+#[inline(always)]
 fn is_wordish(c: char) -> bool {
-    c.is_alphanumeric() || is_mark(c)
+    is_cjk_letter(c) || c.is_alphanumeric() || is_mark(c)
+}
+
+/// CJK ideographs, kana and Hangul syllables: letters without case, told apart here before
+/// the general Unicode tables are searched (slowly, for chars this far up).
+#[inline(always)]
+fn is_cjk_letter(c: char) -> bool {
+    matches!(c, '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FA}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}')
 }
 
 #[inline(always)]
 fn is_token_char(c: char) -> bool {
     if c.is_ascii() {
-        c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                '.' | ':'
-                    | '-'
-                    | '_'
-                    | '\''
-                    | '@'
-                    | '#'
-                    | '/'
-                    | '&'
-                    | '+'
-                    | '='
-                    | '%'
-                    | '$'
-                    | '*'
-                    | '~'
-                    | '^'
-                    | '\\'
-            )
+        is_ascii_token_byte(c as u8)
     } else {
         is_wordish(c) || matches!(c, '’' | '€' | '£' | '¥')
     }
 }
 
+/// The ASCII token characters: letters, digits and `. : - _ ' @ # / & + = % $ * ~ ^ \\`.
+#[inline(always)]
+fn is_ascii_token_byte(b: u8) -> bool {
+    /// Bit `c` of `MASKS[c / 64]`: whether ASCII char `c` is a token char. Two `u64`s, not a
+    /// `u128`, whose shifts are a library call at opt-level "z".
+    const MASKS: [u64; 2] = {
+        let mut m = [0u64; 2];
+        let mut c = 0;
+        while c < 128 {
+            let b = c as u8;
+            let punct = matches!(
+                b,
+                b'.' | b':'
+                    | b'-'
+                    | b'_'
+                    | b'\''
+                    | b'@'
+                    | b'#'
+                    | b'/'
+                    | b'&'
+                    | b'+'
+                    | b'='
+                    | b'%'
+                    | b'$'
+                    | b'*'
+                    | b'~'
+                    | b'^'
+                    | b'\\'
+            );
+            if b.is_ascii_alphanumeric() || punct {
+                m[c / 64] |= 1 << (c % 64);
+            }
+            c += 1;
+        }
+        m
+    };
+    match MASKS.get(usize::from(b) / 64) {
+        Some(mask) => mask >> (b % 64) & 1 == 1,
+        None => false,
+    }
+}
+
+#[inline(always)]
 fn is_lead_strip(c: char) -> bool {
     matches!(
         c,
@@ -1462,6 +1636,7 @@ fn is_lead_strip(c: char) -> bool {
     )
 }
 
+#[inline(always)]
 fn is_trail_strip(c: char) -> bool {
     matches!(
         c,
@@ -1488,6 +1663,9 @@ fn is_verb_form(w: &str) -> bool {
 
 /// "Dunkin'", "Lovin'": a capitalised word whose final g is an apostrophe.
 fn is_g_dropping(w: &str) -> bool {
+    if !matches!(w.as_bytes().last(), Some(b'\'' | 0x99)) {
+        return false;
+    }
     let base = w.strip_suffix('\'').or_else(|| w.strip_suffix('’'));
     base.is_some_and(|b| {
         b.len() >= 4
@@ -1571,7 +1749,9 @@ fn is_name_like_month(w: &str) -> bool {
 }
 
 fn strip_possessive(w: &str) -> (&str, bool) {
-    if !matches!(w.as_bytes().last(), Some(b's' | b'S')) {
+    let b = w.as_bytes();
+    let apostrophe = b.len() >= 2 && matches!(b[b.len() - 2], b'\'' | 0x99);
+    if !apostrophe || !matches!(b.last(), Some(b's' | b'S')) {
         return (w, false);
     }
     for suffix in ["'s", "’s", "'S", "’S"] {
@@ -1587,13 +1767,10 @@ fn strip_possessive(w: &str) -> (&str, bool) {
 /// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
 /// The lists hold ASCII words only: other bytes match nothing and are left as they are.
 fn lookup(w: &str) -> u16 {
-    let mut buf = [0u8; MAX_LOOKUP_BYTES];
-    let Some(key) = buf.get_mut(..w.len()) else {
+    if w.len() > MAX_LOOKUP_BYTES {
         return 0;
-    };
-    key.copy_from_slice(w.as_bytes());
-    key.make_ascii_lowercase();
-    flags_of(key)
+    }
+    flags_of(w.as_bytes())
 }
 
 fn is_path(w: &str) -> bool {
@@ -1926,6 +2103,24 @@ mod tests {
             "Renegotiate the Globex contract. Escalate INV-77 to Priya.",
             &["Globex", "INV-77", "Priya"],
         );
+    }
+
+    #[test]
+    fn identifiers_fast_char_classes_agree_with_std() {
+        for c in (0..=0x10_ffff).filter_map(char::from_u32) {
+            if is_cjk_letter(c) {
+                assert!(
+                    c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase(),
+                    "{c:?}"
+                );
+            }
+            assert_eq!(is_space(c), c.is_whitespace(), "{c:?}");
+            if c.is_ascii() {
+                let token = c.is_ascii_alphanumeric() || ".:-_'@#/&+=%$*~^\\".contains(c);
+                assert_eq!(is_ascii_token_byte(c as u8), token, "{c:?}");
+            }
+        }
+        assert!(!is_ascii_token_byte(0x80) && !is_ascii_token_byte(0xff));
     }
 
     #[test]
