@@ -7,7 +7,8 @@
 //!
 //! It is a hand-written scanner that makes one pass over the message; the token shapes that are
 //! regular languages (e-mails, URLs, domains, UUIDs, snake_case ids, IP addresses, handles,
-//! model codes, dates) are regular expressions, in `shapes.rs`:
+//! model codes, dates) are matched by hand in `shapes.rs`, each tested against its regular
+//! expression:
 //!
 //! 1. The main loop walks the bytes, decoding chars as it goes. It recognises quoted strings
 //!    (`"…"`, `“…”`, `'…'`, `‘…’`, `` `…` ``, `«…»`)
@@ -29,9 +30,10 @@
 //!    Numbers extend a name when they read as part of it ("Windows 11", "Dyson V11",
 //!    "5th Avenue", "42 Elm Street"), not when they count something ("Sarah 3 times").
 //!
-//! Everything is linear in the input length (a lexicon lookup is one hash map probe; a regex
-//! runs over one token, or from a URL's start to its end) and never panics: all slicing goes
-//! through checked `get`. The output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
+//! Everything is linear in the input length (a lexicon lookup is one hash table probe; a shape
+//! check runs over one token, or from a URL's start to its end; a grouped account number is
+//! looked for at most nine groups ahead) and never panics: slicing goes through checked `get`
+//! or is bounded by a length checked just before. The output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
 use fnv::FnvHashSet;
@@ -259,6 +261,8 @@ struct Scanner<'a> {
     /// Spans already pushed, as written: a name mentioned again is dropped without
     /// lowercasing it (at most [`MAX_SEEN_SPELLINGS`] kept).
     seen_spelling: FnvHashSet<&'a str>,
+    /// The last span pushed: a name repeated back to back is dropped without hashing it.
+    last_spelling: &'a str,
     run: Vec<El>,
     run_words: usize,
     overflow: bool,
@@ -280,6 +284,7 @@ impl<'a> Scanner<'a> {
             out: Vec::new(),
             seen: FnvHashSet::default(),
             seen_spelling: FnvHashSet::default(),
+            last_spelling: "",
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
             run_words: 0,
             overflow: false,
@@ -304,11 +309,22 @@ impl<'a> Scanner<'a> {
         self.ch_multibyte(p)
     }
 
-    /// `ch` past ASCII: out of line, so the many inlined `ch` calls stay small.
+    /// `ch` past ASCII: out of line, so the many inlined `ch` calls stay small. Decodes the
+    /// (valid) UTF-8 by hand; `None` inside a char, as `text.get(p..)` would be.
     #[inline(never)]
     fn ch_multibyte(&self, p: usize) -> Option<(char, usize)> {
-        let c = self.text.get(p..)?.chars().next()?;
-        Some((c, c.len_utf8()))
+        let b0 = *self.bytes.get(p)?;
+        let (len, lead) = match b0 {
+            0xC0..=0xDF => (2, b0 & 0x1F),
+            0xE0..=0xEF => (3, b0 & 0x0F),
+            0xF0..=0xF7 => (4, b0 & 0x07),
+            _ => return None,
+        };
+        let mut c = u32::from(lead);
+        for k in 1..len {
+            c = c << 6 | u32::from(*self.bytes.get(p + k)? & 0x3F);
+        }
+        Some((char::from_u32(c)?, len))
     }
 
     /// The char ending at byte `p`.
@@ -321,10 +337,20 @@ impl<'a> Scanner<'a> {
         self.prev_multibyte(p)
     }
 
-    /// `prev` past ASCII, out of line.
+    /// `prev` past ASCII, out of line: back to the char's first byte, then `ch_multibyte`.
+    /// `None` when `p` is inside a char, as `text.get(..p)` would be.
     #[inline(never)]
     fn prev_multibyte(&self, p: usize) -> Option<char> {
-        self.text.get(..p)?.chars().next_back()
+        let continuation = |q: usize| self.bytes.get(q).is_some_and(|b| (0x80..0xC0).contains(b));
+        if p > self.bytes.len() || continuation(p) {
+            return None;
+        }
+        let mut q = p.checked_sub(1)?;
+        while continuation(q) && p - q < 4 {
+            q = q.checked_sub(1)?;
+        }
+        let (c, len) = self.ch_multibyte(q)?;
+        (q + len == p).then_some(c)
     }
 
     #[inline(always)]
@@ -487,12 +513,30 @@ impl<'a> Scanner<'a> {
             .filter(|n| !n.is_empty())
             .unwrap_or(w);
         // Hiragana spells grammar and ordinary words, not names.
-        let count = name.chars().count();
-        if count > 8 || name.chars().any(|c| ('\u{3040}'..='\u{309f}').contains(&c)) {
-            return None;
+        let mut count = 0;
+        for c in name.chars() {
+            count += 1;
+            if count > 8 || ('\u{3040}'..='\u{309f}').contains(&c) {
+                return None;
+            }
         }
-        let before = self.text.get(..b)?.trim_end().chars().next_back();
-        let after = self.text.get(b + w.len()..)?.trim_start().chars().next();
+        // The nearest chars before and after that are not whitespace.
+        let (mut p, mut before) = (b, None);
+        while let Some(c) = self.prev(p) {
+            if !is_space(c) {
+                before = Some(c);
+                break;
+            }
+            p -= c.len_utf8();
+        }
+        let (mut p, mut after) = (b + w.len(), None);
+        while let Some((c, len)) = self.ch(p) {
+            if !is_space(c) {
+                after = Some(c);
+                break;
+            }
+            p += len;
+        }
         let caseless = |c: char| c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase();
         let latin = |c: char| c.is_ascii_alphanumeric();
         let among_latin = before.is_some_and(latin) || after.is_some_and(latin);
@@ -687,8 +731,6 @@ impl<'a> Scanner<'a> {
             }
             return;
         }
-        // Punctuation (or the end) right after the token: "from Trader Joe's?".
-        let at_boundary = !matches!(self.ch(e), Some((c, _)) if is_space(c));
         let (mut s, mut e) = (s, e);
         let mut lead = false;
         // "./run.sh", "\\\\server\\share", "::1": the leading punctuation is part of the token.
@@ -737,7 +779,8 @@ impl<'a> Scanner<'a> {
         }
         let mut abbrev = false;
         if s < e {
-            abbrev = self.classify(self.slice(s, e), s, at_boundary || period || colon || other);
+            let trail_punct = period || colon || other;
+            abbrev = self.classify(self.slice(s, e), s, token_end, trail_punct);
             if period {
                 self.keep_suffix_dot(e);
             }
@@ -757,11 +800,16 @@ impl<'a> Scanner<'a> {
     ///
     /// A possessive `'s` is dropped and ends the name ("Maria's birthday"), except right
     /// before punctuation, where it is usually part of a shop's name ("at Trader Joe's?").
-    fn classify(&mut self, w: &'a str, b: usize, at_boundary: bool) -> bool {
+    ///
+    /// `token_end`: where the token ended before trailing punctuation (`trail_punct`) was cut.
+    fn classify(&mut self, w: &'a str, b: usize, token_end: usize, trail_punct: bool) -> bool {
         let (base, possessive) = strip_possessive(w);
         let abbrev = self.classify_core(base, b);
         if possessive {
             let (base_end, end) = (b + base.len(), b + w.len());
+            // Punctuation (or the end) right after the token: "from Trader Joe's?".
+            let at_boundary =
+                trail_punct || !matches!(self.ch(token_end), Some((c, _)) if is_space(c));
             if at_boundary {
                 self.extend_last_word(base_end, end);
             } else if matches!(self.run.last(), Some(El::Word(last)) if last.end == base_end) {
@@ -794,6 +842,11 @@ impl<'a> Scanner<'a> {
     }
 
     fn classify_core(&mut self, w: &'a str, b: usize) -> bool {
+        if !w.is_empty() && w.bytes().all(|c| c.is_ascii_alphabetic()) {
+            // A word of ASCII letters ("Joe" of "Joe's", "a" of "'a"): none of the checks
+            // below applies to it.
+            return self.alnum(w, b, &Shape::of_ascii_letters(w));
+        }
         let Some(first) = w.chars().next() else {
             return false;
         };
@@ -1260,6 +1313,14 @@ impl<'a> Scanner<'a> {
     /// The run is a title opened by a capitalised "The" inside a sentence ("reading The
     /// Catcher in the Rye"), where lowercase prepositions and articles join the words.
     fn title_mode(&self) -> bool {
+        // Most runs hold no "The" at all.
+        let has_the = self
+            .run
+            .iter()
+            .any(|e| matches!(e, El::Word(w) if w.end - w.start == 3 && w.kind == Kind::Cap));
+        if !has_the {
+            return false;
+        }
         let first = self
             .run
             .iter()
@@ -1497,8 +1558,7 @@ impl<'a> Scanner<'a> {
         if self.full() {
             return;
         }
-        let plain =
-            |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !char::from(b).is_whitespace());
+        let plain = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !is_space(char::from(b)));
         let s = if plain(s.as_bytes().first()) && plain(s.as_bytes().last()) {
             s
         } else {
@@ -1508,16 +1568,20 @@ impl<'a> Scanner<'a> {
             return;
         }
         // A cut may end between the words of a name: trim again.
-        let cut = (s.len() > MAX_IDENTIFIER_CHARS)
-            .then(|| s.char_indices().nth(MAX_IDENTIFIER_CHARS))
-            .flatten();
+        let cut = match s.as_bytes().get(..=MAX_IDENTIFIER_CHARS) {
+            None => None,
+            // ASCII up to the cut: the cut is at that byte.
+            Some(head) if head.is_ascii() => Some((MAX_IDENTIFIER_CHARS, ' ')),
+            Some(_) => s.char_indices().nth(MAX_IDENTIFIER_CHARS),
+        };
         let s = match cut {
             Some((cut, _)) => s.get(..cut).unwrap_or(s).trim_end(),
             None => s,
         };
-        if self.seen_spelling.contains(s) {
+        if s == self.last_spelling || self.seen_spelling.contains(s) {
             return;
         }
+        self.last_spelling = s;
         if self.seen.insert(s.to_lowercase()) {
             self.out.push(s.to_string());
         }
@@ -1754,14 +1818,18 @@ fn strip_possessive(w: &str) -> (&str, bool) {
     if !apostrophe || !matches!(b.last(), Some(b's' | b'S')) {
         return (w, false);
     }
-    for suffix in ["'s", "’s", "'S", "’S"] {
-        if let Some(base) = w.strip_suffix(suffix) {
-            if base.chars().last().is_some_and(is_wordish) {
-                return (base, true);
-            }
-        }
+    // "'s" or "’s" (E2 80 99), in either case.
+    let cut = if b[b.len() - 2] == b'\'' {
+        2
+    } else if b.len() >= 4 && b[b.len() - 4..b.len() - 2] == [0xE2, 0x80] {
+        4
+    } else {
+        return (w, false);
+    };
+    match w.get(..w.len() - cut) {
+        Some(base) if base.chars().last().is_some_and(is_wordish) => (base, true),
+        _ => (w, false),
     }
-    (w, false)
 }
 
 /// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
@@ -2121,6 +2189,18 @@ mod tests {
             }
         }
         assert!(!is_ascii_token_byte(0x80) && !is_ascii_token_byte(0xff));
+    }
+
+    #[test]
+    fn identifiers_hand_decoding_agrees_with_std() {
+        let text = "aé東😀e\u{301}b’s Йs\u{3000}x";
+        let scanner = Scanner::new(text);
+        for p in 0..=text.len() + 1 {
+            let ch = text.get(p..).and_then(|t| t.chars().next());
+            assert_eq!(scanner.ch(p), ch.map(|c| (c, c.len_utf8())), "at {p}");
+            let prev = text.get(..p).and_then(|t| t.chars().next_back());
+            assert_eq!(scanner.prev(p), prev, "at {p}");
+        }
     }
 
     #[test]

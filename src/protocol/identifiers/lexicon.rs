@@ -153,7 +153,13 @@ pub(super) fn flags_of(word: &[u8]) -> u16 {
         let Some(&(key, flags)) = table.entries.get(usize::from(slot).wrapping_sub(1)) else {
             return 0;
         };
-        if key.eq_ignore_ascii_case(word) {
+        // The keys are lowercase: compare them with the word lowercased byte by byte.
+        if key.len() == word.len()
+            && key
+                .iter()
+                .zip(word)
+                .all(|(k, w)| *k == w.to_ascii_lowercase())
+        {
             return flags;
         }
         i = (i + 1) & mask;
