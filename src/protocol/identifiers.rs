@@ -89,11 +89,11 @@ struct Word {
     /// Opens its sentence (possibly after dropped starters such as "Hi").
     sent_init: bool,
     /// Lexicon flags (only consulted for `Cap` and `Initial` words).
-    flags: u16,
+    flags: u32,
 }
 
 impl Word {
-    fn has(&self, flag: u16) -> bool {
+    fn has(&self, flag: u32) -> bool {
         self.flags & flag != 0
     }
 
@@ -1212,7 +1212,7 @@ impl<'a> Scanner<'a> {
 
     /// A capitalised word ("Berlin", "Dr", "Monday", "St").
     /// `flags`: the word's lexicon flags, `lookup(w)`.
-    fn cap_word(&mut self, w: &'a str, b: usize, mut flags: u16) -> bool {
+    fn cap_word(&mut self, w: &'a str, b: usize, mut flags: u32) -> bool {
         if flags & (F_STARTER | F_TIME) == 0 && is_verb_form(w) {
             flags |= F_STARTER;
         }
@@ -1242,7 +1242,7 @@ impl<'a> Scanner<'a> {
 
     // ----- run builder -----------------------------------------------------------------
 
-    fn word(&mut self, start: usize, end: usize, kind: Kind, flags: u16) {
+    fn word(&mut self, start: usize, end: usize, kind: Kind, flags: u32) {
         if let Some((base_end, poss_end)) = self.poss.take() {
             // "Joe's Pizza", "Carlo's Bakery", "The Hitchhiker's Guide": a possessive before
             // a capitalised common noun (or inside a title) belongs to the name.
@@ -1282,7 +1282,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// A connector ("of", "de", "&", "the" after "of") between name words.
-    fn try_conn(&mut self, flags: u16, of: bool) -> bool {
+    fn try_conn(&mut self, flags: u32, of: bool) -> bool {
         let is_the = flags & F_CONNECTOR != 0 && flags & F_OBJECT != 0; // "the"
         if self.poss.is_some() {
             return false;
@@ -1430,7 +1430,7 @@ impl<'a> Scanner<'a> {
         self.lower_flags(flags, b, b + w.len());
     }
 
-    fn lower_flags(&mut self, flags: u16, start: usize, end: usize) {
+    fn lower_flags(&mut self, flags: u32, start: usize, end: usize) {
         if let Some((base_end, poss_end)) = self.poss.take() {
             // "at Trader Joe's on the way", "Wendy's or Arby's": a possessive followed by a
             // function word or adverb owns nothing; the 's is the name's. Before a noun
@@ -1519,6 +1519,16 @@ impl<'a> Scanner<'a> {
         while lo < run.len() {
             match run[lo] {
                 El::Word(w) if !w.is_dropped_prefix() => break,
+                // "Will Smith's agent", "Hope Solo's book": a given name that is also a word,
+                // before a capitalised word the lexicon does not know and that owns something
+                // ("Will Sarah join?" stays a question).
+                El::Word(w)
+                    if w.has(F_GIVEN)
+                        && matches!(run.get(lo + 1), Some(El::Word(next))
+                            if next.kind == Kind::Cap && next.flags == 0 && self.owns(next)) =>
+                {
+                    break
+                }
                 El::Ord { street, .. } if leading_number_fits(&run[lo + 1..], street) => break,
                 _ => lo += 1,
             }
@@ -1546,6 +1556,17 @@ impl<'a> Scanner<'a> {
             El::Conn { .. } | El::Ord { .. } => return None,
         };
         Some((start, end))
+    }
+
+    /// Whether a word carries a possessive `'s` (kept in it, or right after it).
+    fn owns(&self, w: &Word) -> bool {
+        let (word, after) = (
+            self.slice(w.start, w.end),
+            self.slice(w.end, self.bytes.len()),
+        );
+        ["'s", "’s", "'S", "’S"]
+            .iter()
+            .any(|p| word.ends_with(p) || after.starts_with(p))
     }
 
     fn push_span(&mut self, start: usize, end: usize) {
@@ -1834,7 +1855,7 @@ fn strip_possessive(w: &str) -> (&str, bool) {
 
 /// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
 /// The lists hold ASCII words only: other bytes match nothing and are left as they are.
-fn lookup(w: &str) -> u16 {
+fn lookup(w: &str) -> u32 {
     if w.len() > MAX_LOOKUP_BYTES {
         return 0;
     }
@@ -1979,7 +2000,7 @@ mod tests {
 
     #[test]
     fn identifiers_word_lists_are_sorted_and_lowercase() {
-        let lexicon: Vec<(&str, u16)> = lexicon().collect();
+        let lexicon: Vec<(&str, u32)> = lexicon().collect();
         assert!(lexicon.len() > 1_500);
         for pair in lexicon.windows(2) {
             assert!(pair[0].0 < pair[1].0, "{:?} >= {:?}", pair[0].0, pair[1].0);
@@ -2235,6 +2256,11 @@ mod tests {
             &["May Chen", "June Park"],
         );
         check("Is it on Apple TV+ or Disney+?", &["Apple TV+", "Disney+"]);
+        check(
+            "Hope Lange's script. Will Priya join?",
+            &["Hope Lange", "Priya"],
+        );
+        check("FWIW the COI came.", &[]);
     }
 
     #[test]
