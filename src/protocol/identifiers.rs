@@ -1313,11 +1313,13 @@ impl<'a> Scanner<'a> {
     /// The run is a title opened by a capitalised "The" inside a sentence ("reading The
     /// Catcher in the Rye"), where lowercase prepositions and articles join the words.
     fn title_mode(&self) -> bool {
-        // Most runs hold no "The" at all.
-        let has_the = self
-            .run
-            .iter()
-            .any(|e| matches!(e, El::Word(w) if w.end - w.start == 3 && w.kind == Kind::Cap));
+        // Most runs hold no "The" at all: a plain loop on length and first byte first.
+        let mut has_the = false;
+        for e in &self.run {
+            if let El::Word(w) = e {
+                has_the |= w.end - w.start == 3 && self.bytes.get(w.start) == Some(&b'T');
+            }
+        }
         if !has_the {
             return false;
         }
