@@ -1,105 +1,160 @@
-//! Times the default identifier extractor on several 1 MiB inputs.
+//! Times the default identifier extractor on 1 KB, 100 KB and 1 MiB of typical chat text and
+//! of adversarial text (runs of capitals, quotes, separators, unclosed quotes, long tokens…).
 //!
-//! `cargo run --release --example bench_extract`
+//! `cargo run --release --example bench_extract` prints a table; `-- --json` prints one JSON
+//! object instead (for `make bench`); `-- --only NAME` runs the inputs whose name contains NAME
+//! (for a profiler: `valgrind --tool=callgrind target/release/examples/bench_extract --only chat`). `scripts/bench-extract-wasm.mjs` times the wasm build on
+//! the same inputs (the generators below are mirrored there: keep them in step).
 
 use std::time::Instant;
 
 use neotoma_agent_wasm::protocol::identifiers::extract_identifiers;
 
-const MIB: usize = 1 << 20;
+const SIZES: [(&str, usize); 3] = [("1 KB", 1_000), ("100 KB", 100_000), ("1 MiB", 1 << 20)];
 
-fn fill(unit: &str) -> String {
-    let mut s = String::with_capacity(MIB + unit.len());
-    while s.len() < MIB {
+/// Messages as users write them: prose, markdown, code, logs, lowercase, emoji, other scripts.
+const CHAT: [&str; 16] = [
+    "Hi! Can you remind me what Sarah Chen said about the Globex renewal last week?",
+    "## Next steps\n- Call Priya about INV-2041\n- **Owner:** Dana Whitfield\n",
+    "Send the NDA to Bank of America and cc jane.doe@acme.com before Friday.",
+    "can u check if the vpn at 10.8.0.1 is still up? lol",
+    "Lunch at Trader Joe's with Kenji 🍣, then the Stratford-upon-Avon trip.",
+    "```\nTraceback (most recent call last):\n  File \"/app/main.py\", line 12\nKeyError: 'user_id'\n```",
+    "2024-05-01T12:03:44Z ERROR [payments] timeout contacting api.stripe.com (req_8f2k3)",
+    "My IBAN is DE89 3704 0044 0532 0130 00, booking ref QX7P2M, ticket JIRA-4512.",
+    "Meeting with 王小明 tomorrow in 東京, then dinner with 김민준.",
+    "I'm halfway through The Three-Body Problem, recommended by @lena_k.",
+    "Open C:\\Users\\maria\\Documents\\budget.xlsx and ~/notes/2024/plan.md please.",
+    "Running late, tell Olivia I'll be there at 10. Thanks!",
+    "See https://docs.example.com/guide/setup?x=1 and ping 2001:db8::1 from prod-db-03.",
+    "What did we decide about the offsite in Dar es Salaam? NASA and CERN replied.",
+    "Link ent_01HZX3 to 550e8400-e29b-41d4-a716-446655440000 and \"Project Falcon\".",
+    "ok thanks, that's all for now",
+];
+
+/// `unit` repeated up to `size` bytes (at least once).
+fn fill(unit: &str, size: usize) -> String {
+    let mut s = String::with_capacity(size + unit.len());
+    while s.len() < size {
         s.push_str(unit);
     }
     s
 }
 
-fn salad(words: &[&str]) -> String {
-    let mut s = String::with_capacity(MIB + 32);
-    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-    while s.len() < MIB {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        s.push_str(words[(state % words.len() as u64) as usize]);
-        s.push(' ');
+/// Chat messages, one a line, in a fixed shuffled order, up to `size` bytes.
+fn chat(size: usize) -> String {
+    let mut s = String::with_capacity(size + 256);
+    let mut k = 0;
+    while s.len() < size {
+        s.push_str(CHAT[(k * 7) % CHAT.len()]);
+        s.push('\n');
+        k += 1;
     }
     s
 }
 
+/// Makes an input of (about) the given size in bytes.
+type Make = Box<dyn Fn(usize) -> String>;
+
+/// The inputs by name.
+fn kinds() -> Vec<(&'static str, Make)> {
+    vec![
+        ("typical chat", Box::new(chat)),
+        ("capitalised words", Box::new(|n| fill("Alpha Beta ", n))),
+        ("capitals run", Box::new(|n| fill("ABCDEFGH ", n))),
+        ("connector chains", Box::new(|n| fill("Bank of ", n))),
+        ("unclosed double quotes", Box::new(|n| fill("\"a ", n))),
+        ("unclosed single quotes", Box::new(|n| fill("'a ", n))),
+        ("unclosed curly quotes", Box::new(|n| fill("“a ", n))),
+        ("unclosed backticks", Box::new(|n| fill("`a ", n))),
+        ("quote characters", Box::new(|n| "\"".repeat(n))),
+        ("separators", Box::new(|n| fill("a-b.c/d:e_", n))),
+        ("digit groups", Box::new(|n| fill("1234 ", n))),
+        ("possessives", Box::new(|n| fill("Joe's ", n))),
+        ("one long token", Box::new(|n| "x".repeat(n))),
+        // Just under the length at which a token is skipped unclassified.
+        (
+            "long mixed tokens",
+            Box::new(|n| fill(&format!("{} ", "a1B-".repeat(60)), n)),
+        ),
+        (
+            "one long URL",
+            Box::new(|n| format!("https://{}", "a".repeat(n))),
+        ),
+        ("caseless script", Box::new(|n| fill("東京 ", n))),
+    ]
+}
+
+struct Row {
+    name: &'static str,
+    size: &'static str,
+    bytes: usize,
+    ms: f64,
+    identifiers: usize,
+}
+
+/// Best time of several runs (more for small inputs), after one warm-up run.
+fn time(text: &str) -> (f64, usize) {
+    let count = extract_identifiers(text).len();
+    let runs = (2_000_000 / text.len().max(1)).clamp(15, 2_000);
+    let mut best = f64::MAX;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let out = extract_identifiers(text);
+        best = best.min(t.elapsed().as_secs_f64() * 1000.0);
+        std::hint::black_box(out);
+    }
+    (best, count)
+}
+
 fn main() {
-    let lower = [
-        "the", "meeting", "with", "about", "and", "notes", "from", "moved", "to", "a", "project",
-        "ok.", "is", "on", "for", "we", "decided",
-    ];
-    let mixed = [
-        "the",
-        "Globex",
-        "meeting",
-        "of",
-        "Bank",
-        "INV-2041",
-        "\"open",
-        "'quote",
-        "São",
-        "x",
-        "&",
-        "Dr.",
-        "ok.",
-        "@h",
-        "#12",
-        "a.b.c",
-        "‘",
-        "“",
-        "`",
-        "de",
-        "Maria's",
-        "1234",
-        "Paulo",
-        "https://a.io/x",
-        "jane@acme.com",
-        "QX7P2M",
-        "What",
-        "Tell",
-    ];
-    let inputs: Vec<(&str, String)> = vec![
-        ("1 MiB of 'x'", "x".repeat(MIB)),
-        ("random lowercase words", salad(&lower)),
-        ("random mixed tokens", salad(&mixed)),
-        ("capitalised words", fill("Alpha Beta ")),
-        ("unclosed double quotes", fill("\"a ")),
-        ("unclosed single quotes", fill("'a ")),
-        ("unclosed curly quotes", fill("“a ")),
-        ("quote characters only", "\"".repeat(MIB)),
-        ("apostrophes only", "'".repeat(MIB)),
-        ("connector chains", fill("Bank of ")),
-        (
-            "repeated identifiers",
-            fill("Globex paid INV-2041 to \"Acme\" via jane@acme.com. "),
-        ),
-        (
-            "sentences of names",
-            fill("Tell Sarah Chen about Bank of America. "),
-        ),
-        ("multibyte letters", fill("é")),
-        ("one 1 MiB URL", format!("https://{}", "a".repeat(MIB))),
-    ];
-    for (name, text) in &inputs {
-        // Warm up once, then take the best of three.
-        let _ = extract_identifiers(text);
-        let mut best = f64::MAX;
-        let mut count = 0;
-        for _ in 0..3 {
-            let t = Instant::now();
-            let out = extract_identifiers(text);
-            best = best.min(t.elapsed().as_secs_f64() * 1000.0);
-            count = out.len();
+    let args: Vec<String> = std::env::args().collect();
+    let json = args.iter().any(|a| a == "--json");
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1));
+    let mut rows = Vec::new();
+    for (name, make) in kinds() {
+        if only.is_some_and(|o| !name.contains(o.as_str())) {
+            continue;
         }
+        for (size, bytes) in SIZES {
+            let text = make(bytes);
+            let (ms, identifiers) = time(&text);
+            rows.push(Row {
+                name,
+                size,
+                bytes: text.len(),
+                ms,
+                identifiers,
+            });
+        }
+    }
+    if json {
+        let rows: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                format!(
+                    r#"{{"input":"{}","size":"{}","bytes":{},"ms":{:.4},"identifiers":{}}}"#,
+                    r.name, r.size, r.bytes, r.ms, r.identifiers
+                )
+            })
+            .collect();
         println!(
-            "{name:<26} {:>8} bytes  {best:>8.2} ms  {count:>2} identifiers",
-            text.len()
+            r#"{{"bench":"extract_identifiers","build":"native","rows":[{}]}}"#,
+            rows.join(",")
+        );
+        return;
+    }
+    println!(
+        "{:<24} {:>7} {:>9} {:>10} {:>4}",
+        "input", "size", "bytes", "ms", "ids"
+    );
+    for r in &rows {
+        println!(
+            "{:<24} {:>7} {:>9} {:>10.4} {:>4}",
+            r.name, r.size, r.bytes, r.ms, r.identifiers
         );
     }
 }

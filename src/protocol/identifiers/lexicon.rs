@@ -1,41 +1,39 @@
 //! The extractor's word lists (lexicon, top-level domains, file extensions) and their lookup:
-//! one hash map from each word to its flags, built on first use.
+//! one hash table from each word to its flags, built on first use.
 
 use std::sync::LazyLock;
 
-use fnv::FnvHashMap;
-
 /// Opens sentences as an ordinary word (verbs, pronouns, greetings): dropped there.
-pub(super) const F_STARTER: u16 = 1 << 0;
+pub(super) const F_STARTER: u32 = 1 << 0;
 /// A common noun or adjective: not a name on its own at the start of a sentence.
-pub(super) const F_COMMON: u16 = 1 << 1;
+pub(super) const F_COMMON: u32 = 1 << 1;
 /// A function word: never a name, wherever it is capitalised.
-pub(super) const F_MID_DROP: u16 = 1 << 2;
+pub(super) const F_MID_DROP: u32 = 1 << 2;
 /// Never a name on its own ("Mom", "Internet", "Thai").
-pub(super) const F_ALWAYS_DROP: u16 = 1 << 3;
+pub(super) const F_ALWAYS_DROP: u32 = 1 << 3;
 /// A weekday, month or holiday: not an identifier.
-pub(super) const F_TIME: u16 = 1 << 4;
+pub(super) const F_TIME: u32 = 1 << 4;
 /// A generic acronym ("FYI", "CEO", "PDF"): not an identifier.
-pub(super) const F_ACRONYM_STOP: u16 = 1 << 5;
+pub(super) const F_ACRONYM_STOP: u32 = 1 << 5;
 /// A title before a name ("Dr", "Mrs"): not part of the name.
-pub(super) const F_HONORIFIC: u16 = 1 << 6;
+pub(super) const F_HONORIFIC: u32 = 1 << 6;
 /// An abbreviation whose period does not end the sentence ("St. Pancras").
-pub(super) const F_ABBREV_JOIN: u16 = 1 << 7;
+pub(super) const F_ABBREV_JOIN: u32 = 1 << 7;
 /// Joins name words ("Bank of America", "Rio de Janeiro").
-pub(super) const F_CONNECTOR: u16 = 1 << 8;
+pub(super) const F_CONNECTOR: u32 = 1 << 8;
 /// A number right after this word is a record id ("order 48213").
-pub(super) const F_ID_CUE: u16 = 1 << 9;
+pub(super) const F_ID_CUE: u32 = 1 << 9;
 /// Follows an imperative verb ("Wire the money").
-pub(super) const F_OBJECT: u16 = 1 << 10;
+pub(super) const F_OBJECT: u32 = 1 << 10;
 /// A number right before this word is a count ("3 times"), not part of a name.
-pub(super) const F_UNIT: u16 = 1 << 11;
+pub(super) const F_UNIT: u32 = 1 << 11;
 /// A company or name suffix that keeps its period ("Acme Inc.").
-pub(super) const F_SUFFIX_DOT: u16 = 1 << 12;
+pub(super) const F_SUFFIX_DOT: u32 = 1 << 12;
 /// Ends a street name, which a house number may precede ("42 Elm Street").
-pub(super) const F_STREET: u16 = 1 << 13;
+pub(super) const F_STREET: u32 = 1 << 13;
 
 /// Lowercase words and what they are (`word flag flag…` a line). Text rather than a Rust table
-/// of `(&str, u16)` pairs: the same words, and no pointer table in the wasm's data.
+/// of `(&str, u32)` pairs: the same words, and no pointer table in the wasm's data.
 const LEXICON: &str = include_str!("lexicon.txt");
 /// Top-level domains, whitespace-separated.
 const TLDS: &str = include_str!("tlds.txt");
@@ -50,7 +48,7 @@ fn lines(list: &'static str) -> impl Iterator<Item = &'static str> {
 }
 
 /// `(word, flags)` of every lexicon line.
-pub(super) fn lexicon() -> impl Iterator<Item = (&'static str, u16)> {
+pub(super) fn lexicon() -> impl Iterator<Item = (&'static str, u32)> {
     lines(LEXICON).map(|line| {
         let mut parts = line.split_whitespace();
         let word = parts.next().unwrap_or_default();
@@ -59,12 +57,12 @@ pub(super) fn lexicon() -> impl Iterator<Item = (&'static str, u16)> {
 }
 
 /// The words of the TLD and file-extension lists, with their flag.
-pub(super) fn suffix_lists() -> [(Vec<&'static str>, u16); 2] {
+pub(super) fn suffix_lists() -> [(Vec<&'static str>, u32); 2] {
     let words = |list| lines(list).flat_map(str::split_whitespace).collect();
     [(words(TLDS), F_TLD), (words(FILE_EXTS), F_FILE_EXT)]
 }
 
-pub(super) fn flag_named(name: &str) -> u16 {
+pub(super) fn flag_named(name: &str) -> u32 {
     match name {
         "starter" => F_STARTER,
         "common" => F_COMMON,
@@ -80,29 +78,93 @@ pub(super) fn flag_named(name: &str) -> u16 {
         "unit" => F_UNIT,
         "suffix-dot" => F_SUFFIX_DOT,
         "street" => F_STREET,
+        "given" => F_GIVEN,
         // a unit test checks every line's flags are known
         _ => 0,
     }
 }
 
 /// A top-level domain ("com", "io").
-pub(super) const F_TLD: u16 = 1 << 14;
+pub(super) const F_TLD: u32 = 1 << 14;
 /// A file extension ("pdf", "rs").
-pub(super) const F_FILE_EXT: u16 = 1 << 15;
+pub(super) const F_FILE_EXT: u32 = 1 << 15;
+/// A given name that is also an English word ("Will", "Mark", "Hope"): at the start of a
+/// sentence, right before a capitalised surname, it is the name's first word.
+pub(super) const F_GIVEN: u32 = 1 << 16;
 
-/// Every listed word with its flags; a word in several lists has the flags of each.
-static FLAGS: LazyLock<FnvHashMap<&'static [u8], u16>> = LazyLock::new(|| {
-    let mut flags = FnvHashMap::default();
+/// Every listed word with its flags (a word in several lists has the flags of each), in an
+/// open-addressing table probed with the word's FNV-1a hash, computed while the word is
+/// lowercased: one pass over the word and, usually, one comparison. A `HashMap` took three
+/// times as long per word (a lowercased copy, the length hashed too, a `memcmp` call).
+struct Table {
+    /// `(word, flags)`, each word once.
+    entries: Vec<(&'static [u8], u32)>,
+    /// Index + 1 into `entries`, 0 for an empty slot; a power of two, at most a quarter full
+    /// (a word not in the lexicon, the usual case, is then found missing in one or two probes).
+    slots: Vec<u16>,
+}
+
+/// FNV-1a over the ASCII-lowercased bytes.
+#[inline(always)]
+fn hash_lowercase(word: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in word {
+        h = (h ^ u32::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+static FLAGS: LazyLock<Table> = LazyLock::new(|| {
     let suffixes = suffix_lists()
         .into_iter()
         .flat_map(|(words, flag)| words.into_iter().map(move |w| (w, flag)));
+    let mut entries: Vec<(&'static [u8], u32)> = Vec::new();
+    // At least four slots a word (a word in several lists counts once per list).
+    let words = lexicon().count() + suffix_lists().iter().map(|(w, _)| w.len()).sum::<usize>();
+    let mut slots = vec![0u16; (words * 4).next_power_of_two()];
     for (word, flag) in lexicon().chain(suffixes) {
-        *flags.entry(word.as_bytes()).or_default() |= flag;
+        let key = word.as_bytes();
+        let mask = slots.len() - 1;
+        let mut i = hash_lowercase(key) as usize & mask;
+        loop {
+            match slots[i] {
+                0 => {
+                    entries.push((key, flag));
+                    slots[i] = entries.len() as u16;
+                    break;
+                }
+                e if entries[usize::from(e) - 1].0 == key => {
+                    entries[usize::from(e) - 1].1 |= flag;
+                    break;
+                }
+                _ => i = (i + 1) & mask,
+            }
+        }
     }
-    flags
+    Table { entries, slots }
 });
 
-/// The flags of a lowercase ASCII word, 0 when it is in no list.
-pub(super) fn flags_of(key: &[u8]) -> u16 {
-    FLAGS.get(key).copied().unwrap_or(0)
+/// The flags of a word, compared ASCII-case-insensitively, 0 when it is in no list.
+pub(super) fn flags_of(word: &[u8]) -> u32 {
+    let table = &*FLAGS;
+    let mask = table.slots.len() - 1;
+    let mut i = hash_lowercase(word) as usize & mask;
+    loop {
+        let Some(&slot) = table.slots.get(i) else {
+            return 0;
+        };
+        let Some(&(key, flags)) = table.entries.get(usize::from(slot).wrapping_sub(1)) else {
+            return 0;
+        };
+        // The keys are lowercase: compare them with the word lowercased byte by byte.
+        if key.len() == word.len()
+            && key
+                .iter()
+                .zip(word)
+                .all(|(k, w)| *k == w.to_ascii_lowercase())
+        {
+            return flags;
+        }
+        i = (i + 1) & mask;
+    }
 }
