@@ -96,7 +96,7 @@ async function externalBenches() {
   for (const [key, label, file, cmd] of [
     ['ext:bench_extract', 'native (`cargo run --release --example bench_extract -- --json`)', 'examples/bench_extract.rs', () => [path.join(REPO_DIR, 'target', 'release', 'examples', 'bench_extract'), ['--json']]],
     ['ext:bench_store', 'native (`cargo run --release --example bench_store -- --json`)', 'examples/bench_store.rs', () => [path.join(REPO_DIR, 'target', 'release', 'examples', 'bench_store'), ['--json']]],
-    ['ext:bench-store-wasm', 'wasm (`node scripts/bench/store-wasm.mjs --json`)', 'scripts/bench/store-wasm.mjs', () => [process.execPath, [path.join(REPO_DIR, 'scripts', 'bench', 'store-wasm.mjs'), '--json']]],
+    ['ext:bench-store-wasm', 'wasm (`node scripts/bench/store-wasm.mjs --json --open-max 10000`)', 'scripts/bench/store-wasm.mjs', () => [process.execPath, [path.join(REPO_DIR, 'scripts', 'bench', 'store-wasm.mjs'), '--json', '--open-max', '10000']]],
   ]) {
     if (!existsSync(path.join(REPO_DIR, file))) {
       out[key] = { rows: [{ what: label, figure: `n/a (not built yet: no ${file})` }] };
