@@ -36,7 +36,7 @@
 //! or is bounded by a length checked just before. The output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
-use fnv::FnvHashSet;
+use fnv::{FnvHashMap, FnvHashSet};
 
 mod lexicon;
 use lexicon::*;
@@ -56,6 +56,8 @@ const MAX_RUN_ELEMENTS: usize = 16;
 const MAX_TOKEN_CHARS: usize = 256;
 /// At most this many spellings are remembered to skip repeated mentions quickly.
 const MAX_SEEN_SPELLINGS: usize = 256;
+/// At most this many answers of the regex shapes are remembered (see `Scanner::shape_answers`).
+const MAX_SHAPE_ANSWERS: usize = 256;
 /// Words longer than this (in bytes) are never looked up in the lexicon.
 const MAX_LOOKUP_BYTES: usize = 24;
 
@@ -125,6 +127,20 @@ enum El {
         /// A plain number ("42"), which only starts a street name; else an ordinal.
         street: bool,
     },
+}
+
+/// The token shapes asked of a regular expression (`shapes.rs`), as keys of remembered answers.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Asked {
+    Email,
+    Hashtag,
+    SnakeCaseId,
+    DomainOrFile,
+    Ipv4,
+    Uuid,
+    DigitGroupsId,
+    ModelCode,
+    Ordinal,
 }
 
 /// Remembers where the last search for a quote closer (or a line break) stopped.
@@ -270,6 +286,10 @@ struct Scanner<'a> {
     /// The last lowercase word (byte range), looked up only when a number follows it.
     cue_word: Option<(usize, usize)>,
     memos: [Memo; 6],
+    /// The answers of the regex shapes for tokens already asked about: a long paste repeats
+    /// its hosts, ids and addresses (logs, threads), and each distinct token pays the regex
+    /// engine once (at most [`MAX_SHAPE_ANSWERS`] kept).
+    shape_answers: FnvHashMap<(Asked, &'a str), bool>,
     /// The run's last word was followed by a possessive `'s` (its end without and with it),
     /// and what comes next decides whether the `'s` is part of the name ("Trader Joe's on
     /// Main", "Joe's Pizza") or a person's possessive ("Maria's birthday").
@@ -291,8 +311,21 @@ impl<'a> Scanner<'a> {
             sentence_start: true,
             cue_word: None,
             memos: [Memo::default(); 6],
+            shape_answers: FnvHashMap::default(),
             poss: None,
         }
+    }
+
+    /// `test(w)`, remembered for the next time the same token is asked the same.
+    fn shape(&mut self, asked: Asked, w: &'a str, test: fn(&str) -> bool) -> bool {
+        if let Some(&yes) = self.shape_answers.get(&(asked, w)) {
+            return yes;
+        }
+        let yes = test(w);
+        if self.shape_answers.len() < MAX_SHAPE_ANSWERS {
+            self.shape_answers.insert((asked, w), yes);
+        }
+        yes
     }
 
     fn full(&self) -> bool {
@@ -860,7 +893,7 @@ impl<'a> Scanner<'a> {
                 return false;
             }
             '#' => {
-                if shapes::is_hashtag(w) {
+                if self.shape(Asked::Hashtag, w, shapes::is_hashtag) {
                     self.emit_id(b, end);
                 } else {
                     self.filler();
@@ -914,7 +947,7 @@ impl<'a> Scanner<'a> {
             }
         }
         if shape.at {
-            if shapes::is_email(w) || is_user_at_ipv4(w) {
+            if self.shape(Asked::Email, w, shapes::is_email) || is_user_at_ipv4(w) {
                 self.emit_id(b, end);
             } else {
                 self.other();
@@ -934,7 +967,7 @@ impl<'a> Scanner<'a> {
         } else if shape.dot {
             return self.dotted(w, b);
         } else if shape.underscore {
-            if shapes::is_snake_case_id(w) {
+            if self.shape(Asked::SnakeCaseId, w, shapes::is_snake_case_id) {
                 self.emit_id(b, end);
             } else {
                 self.other();
@@ -985,7 +1018,7 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if w.bytes().all(|c| c == b'.' || c.is_ascii_digit()) {
-            if shapes::is_ipv4(w) {
+            if self.shape(Asked::Ipv4, w, shapes::is_ipv4) {
                 self.emit_id(b, end);
             } else {
                 self.other();
@@ -1012,9 +1045,10 @@ impl<'a> Scanner<'a> {
         // A domain ("docs.example.com") or a file name ("report.pdf", "Node.js").
         // "console.log(x)": a call in pasted code, not a file.
         let call = self.bytes.get(end) == Some(&b'(');
+        let last = w.rsplit('.').next().unwrap_or(w);
         let known = !call
-            && shapes::domain_or_file_suffix(w)
-                .is_some_and(|last| lookup(last) & (F_TLD | F_FILE_EXT) != 0);
+            && lookup(last) & (F_TLD | F_FILE_EXT) != 0
+            && self.shape(Asked::DomainOrFile, w, shapes::is_domain_or_file);
         if known {
             self.emit_id(b, end);
         } else {
@@ -1060,13 +1094,13 @@ impl<'a> Scanner<'a> {
             self.other();
             return;
         }
-        if shapes::is_uuid(w) {
+        if self.shape(Asked::Uuid, w, shapes::is_uuid) {
             self.emit_id(b, end);
             return;
         }
         if shape.numeric > 0 {
             let id = if digits {
-                shapes::digit_groups_are_id(w)
+                self.shape(Asked::DigitGroupsId, w, shapes::digit_groups_are_id)
             } else {
                 shape.upper > 0 || code() || (w.len() >= 8 && each_digit) || is_host_like(w)
             };
@@ -1128,14 +1162,14 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if shape.numeric > 0 {
-            if self.tail_joinable() && shapes::is_model_code(w) {
+            if self.tail_joinable() && self.shape(Asked::ModelCode, w, shapes::is_model_code) {
                 // "Dyson V11", "Galaxy S23".
                 self.run.push(El::Num { end });
                 self.sentence_start = false;
                 self.cue_word = None;
             } else if is_code(w) {
                 self.emit_id(b, end);
-            } else if shapes::is_ordinal(w) {
+            } else if self.shape(Asked::Ordinal, w, shapes::is_ordinal) {
                 self.flush();
                 self.run.push(El::Ord {
                     start: b,

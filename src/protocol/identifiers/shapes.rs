@@ -97,16 +97,18 @@ pub(super) fn is_snake_case_id(w: &str) -> bool {
     w.len() >= 3 && w.contains('_') && SNAKE_CASE_ID.is_match(w)
 }
 
-/// The last label of a dotted name whose labels are word characters, `_` and `-`, and whose
-/// last label is 2+ lowercase or 2–4 uppercase ASCII letters.
-pub(super) fn domain_or_file_suffix(w: &str) -> Option<&str> {
+/// A dotted name whose labels are word characters, `_` and `-`, and whose last label is 2+
+/// lowercase or 2–4 uppercase ASCII letters.
+pub(super) fn is_domain_or_file(w: &str) -> bool {
     // Gate: a dot, and a last label of ASCII letters of one case (the pattern's tail asks
     // which), before the regex checks the labels.
-    let (_, last) = w.rsplit_once('.')?;
+    let Some((_, last)) = w.rsplit_once('.') else {
+        return false;
+    };
     let one_case = last.len() >= 2
         && (last.bytes().all(|c| c.is_ascii_lowercase())
             || last.bytes().all(|c| c.is_ascii_uppercase()));
-    (one_case && DOMAIN_OR_FILE.is_match(w)).then_some(last)
+    one_case && DOMAIN_OR_FILE.is_match(w)
 }
 
 /// The length of the prefix (`https://`, `www.`, …) and of the whole URL candidate at the start
@@ -205,10 +207,11 @@ mod tests {
                 SNAKE_CASE_ID.is_match(w),
                 "snake {w:?}"
             );
-            let domain = DOMAIN_OR_FILE
-                .is_match(w)
-                .then(|| w.rsplit('.').next().unwrap_or(w));
-            assert_eq!(domain_or_file_suffix(w), domain, "domain {w:?}");
+            assert_eq!(
+                is_domain_or_file(w),
+                DOMAIN_OR_FILE.is_match(w),
+                "domain {w:?}"
+            );
             assert_eq!(is_ipv4(w), IPV4.is_match(w), "ipv4 {w:?}");
             assert_eq!(is_uuid(w), UUID.is_match(w), "uuid {w:?}");
             let groups =
@@ -306,9 +309,8 @@ mod tests {
         assert!(!is_hashtag("#a") && !is_hashtag("#__") && !is_hashtag("#a.b"));
         assert!(is_snake_case_id("ent_01HZX3") && is_snake_case_id("a-_-b"));
         assert!(!is_snake_case_id("__init") && !is_snake_case_id("_") && !is_snake_case_id("a+_b"));
-        assert_eq!(domain_or_file_suffix("docs.example.com"), Some("com"));
-        assert_eq!(domain_or_file_suffix("REPORT.PDF"), Some("PDF"));
-        assert_eq!(domain_or_file_suffix("a.Com"), None);
+        assert!(is_domain_or_file("docs.example.com") && is_domain_or_file("REPORT.PDF"));
+        assert!(!is_domain_or_file("a.Com") && !is_domain_or_file("a.PDFXY"));
         assert_eq!(url_candidate("www.acme.io/x “y"), Some((4, 13)));
         assert_eq!(url_candidate("www.acme.io/x“y"), Some((4, 13)));
         assert_eq!(url_candidate("HTTPS://a\u{3000}b"), Some((8, 9)));
