@@ -470,14 +470,14 @@ impl<'a> Scanner<'a> {
                 (i, ci) = (j, ci + count);
                 continue;
             }
-            if c == '[' && matches!(self.bytes.get(i + 1..i + 3), Some(b"x]" | b"X]" | b" ]")) {
-                // "- [x] Send the NDA": a task-list checkbox opens its item as a line does.
-                self.brk_end();
-                (i, ci) = (i + 3, ci + 3);
-                continue;
-            }
             match c {
                 '!' | '?' | '|' | '…' | '。' | '！' | '？' => self.brk_end(),
+                '[' if matches!(self.bytes.get(i + 1..i + 3), Some(b"x]" | b"X]" | b" ]")) => {
+                    // "- [x] Send the NDA": a task-list checkbox opens its item as a line does.
+                    self.brk_end();
+                    (i, ci) = (i + 3, ci + 3);
+                    continue;
+                }
                 _ => self.flush(),
             }
             i += len;
@@ -1842,11 +1842,13 @@ fn is_windows_path(w: &str) -> bool {
     let drive = b.len() > 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'\\';
     let unc = b.len() > 3 && b.starts_with(b"\\\\") && b[2].is_ascii_alphanumeric();
     // Relative to the working directory or its parent.
-    let rel = [&b".\\"[..], b"..\\"].iter().any(|p| {
-        b.strip_prefix(*p)
-            .is_some_and(|rest| rest.first().is_some_and(u8::is_ascii_alphanumeric))
-    });
-    drive || unc || rel
+    let rel = || {
+        let dots = b.iter().take_while(|&&c| c == b'.').count();
+        (1..=2).contains(&dots)
+            && b.get(dots) == Some(&b'\\')
+            && b.get(dots + 1).is_some_and(u8::is_ascii_alphanumeric)
+    };
+    drive || unc || (b.first() == Some(&b'.') && rel())
 }
 
 /// `2024-05-01T12:03:44Z`: a timestamp in a log line.
