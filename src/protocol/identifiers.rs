@@ -36,7 +36,7 @@
 //! or is bounded by a length checked just before. The output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
-use fnv::FnvHashSet;
+use fnv::{FnvHashMap, FnvHashSet};
 
 mod lexicon;
 use lexicon::*;
@@ -56,6 +56,8 @@ const MAX_RUN_ELEMENTS: usize = 16;
 const MAX_TOKEN_CHARS: usize = 256;
 /// At most this many spellings are remembered to skip repeated mentions quickly.
 const MAX_SEEN_SPELLINGS: usize = 256;
+/// At most this many answers of the regex shapes are remembered (see `Scanner::shape_answers`).
+const MAX_SHAPE_ANSWERS: usize = 256;
 /// Words longer than this (in bytes) are never looked up in the lexicon.
 const MAX_LOOKUP_BYTES: usize = 24;
 
@@ -125,6 +127,20 @@ enum El {
         /// A plain number ("42"), which only starts a street name; else an ordinal.
         street: bool,
     },
+}
+
+/// The token shapes asked of a regular expression (`shapes.rs`), as keys of remembered answers.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Asked {
+    Email,
+    Hashtag,
+    SnakeCaseId,
+    DomainOrFile,
+    Ipv4,
+    Uuid,
+    DigitGroupsId,
+    ModelCode,
+    Ordinal,
 }
 
 /// Remembers where the last search for a quote closer (or a line break) stopped.
@@ -270,6 +286,10 @@ struct Scanner<'a> {
     /// The last lowercase word (byte range), looked up only when a number follows it.
     cue_word: Option<(usize, usize)>,
     memos: [Memo; 6],
+    /// The answers of the regex shapes for tokens already asked about: a long paste repeats
+    /// its hosts, ids and addresses (logs, threads), and each distinct token pays the regex
+    /// engine once (at most [`MAX_SHAPE_ANSWERS`] kept).
+    shape_answers: FnvHashMap<(Asked, &'a str), bool>,
     /// The run's last word was followed by a possessive `'s` (its end without and with it),
     /// and what comes next decides whether the `'s` is part of the name ("Trader Joe's on
     /// Main", "Joe's Pizza") or a person's possessive ("Maria's birthday").
@@ -291,8 +311,21 @@ impl<'a> Scanner<'a> {
             sentence_start: true,
             cue_word: None,
             memos: [Memo::default(); 6],
+            shape_answers: FnvHashMap::default(),
             poss: None,
         }
+    }
+
+    /// `test(w)`, remembered for the next time the same token is asked the same.
+    fn shape(&mut self, asked: Asked, w: &'a str, test: fn(&str) -> bool) -> bool {
+        if let Some(&yes) = self.shape_answers.get(&(asked, w)) {
+            return yes;
+        }
+        let yes = test(w);
+        if self.shape_answers.len() < MAX_SHAPE_ANSWERS {
+            self.shape_answers.insert((asked, w), yes);
+        }
+        yes
     }
 
     fn full(&self) -> bool {
@@ -439,6 +472,12 @@ impl<'a> Scanner<'a> {
             }
             match c {
                 '!' | '?' | '|' | '…' | '。' | '！' | '？' => self.brk_end(),
+                '[' if matches!(self.bytes.get(i + 1..i + 3), Some(b"x]" | b"X]" | b" ]")) => {
+                    // "- [x] Send the NDA": a task-list checkbox opens its item as a line does.
+                    self.brk_end();
+                    (i, ci) = (i + 3, ci + 3);
+                    continue;
+                }
                 _ => self.flush(),
             }
             i += len;
@@ -733,10 +772,11 @@ impl<'a> Scanner<'a> {
         }
         let (mut s, mut e) = (s, e);
         let mut lead = false;
-        // "./run.sh", "\\\\server\\share", "::1": the leading punctuation is part of the token.
+        // "./run.sh", ".\\run.ps1", "\\\\server\\share", "::1": the leading punctuation is part of
+        // the token.
         let keep_lead = matches!(self.bytes.get(s), Some(b'.' | b'\\' | b':')) && {
             let token = self.slice(s, e);
-            ["./", "../", "\\\\", "::"]
+            ["./", "../", ".\\", "..\\", "\\\\", "::"]
                 .iter()
                 .any(|p| token.starts_with(p) && token.len() > p.len())
         };
@@ -860,7 +900,7 @@ impl<'a> Scanner<'a> {
                 return false;
             }
             '#' => {
-                if shapes::is_hashtag(w) {
+                if self.shape(Asked::Hashtag, w, shapes::is_hashtag) {
                     self.emit_id(b, end);
                 } else {
                     self.filler();
@@ -879,6 +919,7 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if is_windows_path(w) {
+            let end = end + self.windows_path_after_space(w, end);
             self.emit_id(b, end);
             return false;
         }
@@ -914,13 +955,15 @@ impl<'a> Scanner<'a> {
             }
         }
         if shape.at {
-            if shapes::is_email(w) || is_user_at_ipv4(w) {
+            if self.shape(Asked::Email, w, shapes::is_email) || is_user_at_ipv4(w) {
                 self.emit_id(b, end);
             } else {
                 self.other();
             }
         } else if shape.slash {
             if is_path(w) || is_slash_id(w) {
+                // "/mnt/backup/photos/": a directory's trailing slash belongs to its path.
+                let end = end + usize::from(self.bytes.get(end) == Some(&b'/'));
                 self.emit_id(b, end);
             } else {
                 self.split_classify(w, b, '/');
@@ -934,7 +977,7 @@ impl<'a> Scanner<'a> {
         } else if shape.dot {
             return self.dotted(w, b);
         } else if shape.underscore {
-            if shapes::is_snake_case_id(w) {
+            if self.shape(Asked::SnakeCaseId, w, shapes::is_snake_case_id) {
                 self.emit_id(b, end);
             } else {
                 self.other();
@@ -985,7 +1028,7 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if w.bytes().all(|c| c == b'.' || c.is_ascii_digit()) {
-            if shapes::is_ipv4(w) {
+            if self.shape(Asked::Ipv4, w, shapes::is_ipv4) {
                 self.emit_id(b, end);
             } else {
                 self.other();
@@ -1012,9 +1055,10 @@ impl<'a> Scanner<'a> {
         // A domain ("docs.example.com") or a file name ("report.pdf", "Node.js").
         // "console.log(x)": a call in pasted code, not a file.
         let call = self.bytes.get(end) == Some(&b'(');
+        let last = w.rsplit('.').next().unwrap_or(w);
         let known = !call
-            && shapes::domain_or_file_suffix(w)
-                .is_some_and(|last| lookup(last) & (F_TLD | F_FILE_EXT) != 0);
+            && lookup(last) & (F_TLD | F_FILE_EXT) != 0
+            && self.shape(Asked::DomainOrFile, w, shapes::is_domain_or_file);
         if known {
             self.emit_id(b, end);
         } else {
@@ -1060,13 +1104,13 @@ impl<'a> Scanner<'a> {
             self.other();
             return;
         }
-        if shapes::is_uuid(w) {
+        if self.shape(Asked::Uuid, w, shapes::is_uuid) {
             self.emit_id(b, end);
             return;
         }
         if shape.numeric > 0 {
             let id = if digits {
-                shapes::digit_groups_are_id(w)
+                self.shape(Asked::DigitGroupsId, w, shapes::digit_groups_are_id)
             } else {
                 shape.upper > 0 || code() || (w.len() >= 8 && each_digit) || is_host_like(w)
             };
@@ -1097,6 +1141,8 @@ impl<'a> Scanner<'a> {
             } else {
                 self.cap_word(w, b, lookup(w));
             }
+        } else if is_service_name(w) {
+            self.emit_id(b, end);
         } else {
             self.lower(w, b);
         }
@@ -1128,14 +1174,14 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if shape.numeric > 0 {
-            if self.tail_joinable() && shapes::is_model_code(w) {
+            if self.tail_joinable() && self.shape(Asked::ModelCode, w, shapes::is_model_code) {
                 // "Dyson V11", "Galaxy S23".
                 self.run.push(El::Num { end });
                 self.sentence_start = false;
                 self.cue_word = None;
             } else if is_code(w) {
                 self.emit_id(b, end);
-            } else if shapes::is_ordinal(w) {
+            } else if self.shape(Asked::Ordinal, w, shapes::is_ordinal) {
                 self.flush();
                 self.run.push(El::Ord {
                     start: b,
@@ -1425,6 +1471,27 @@ impl<'a> Scanner<'a> {
             .is_some_and(|w| lookup(w) & F_ID_CUE != 0)
     }
 
+    /// `C:\Program Files\Acme\config.ini`: a drive's folder whose name holds a space goes on
+    /// in the next word when that word is capitalised and holds a backslash. The length of
+    /// the space and that word (trailing punctuation aside), else 0.
+    fn windows_path_after_space(&self, w: &str, end: usize) -> usize {
+        let one_folder = w.len() > 3 && w.as_bytes()[1] == b':' && !w[3..].contains('\\');
+        if !one_folder || self.bytes.get(end) != Some(&b' ') {
+            return 0;
+        }
+        let rest = self.text.get(end + 1..).unwrap_or("");
+        let next = &rest[..rest.find(char::is_whitespace).unwrap_or(rest.len())];
+        let next = next.trim_end_matches(|c: char| {
+            is_trail_strip(c) || matches!(c, ',' | ';' | '!' | '?' | ')' | '"')
+        });
+        let capitalised = next.bytes().next().is_some_and(|c| c.is_ascii_uppercase());
+        if capitalised && next.contains('\\') && !next.contains(':') {
+            1 + next.len()
+        } else {
+            0
+        }
+    }
+
     /// A lowercase word. It is only looked up when a run is open: a plain word after other
     /// plain words, the common case, costs no lookup.
     fn lower(&mut self, w: &str, b: usize) {
@@ -1636,6 +1703,13 @@ fn is_mark(c: char) -> bool {
     )
 }
 
+/// The signs of the Indic scripts that are not letters (the virama of "शर्मा", nuktas) are
+/// token chars, not breaks inside a word: every char of those blocks but the sentence marks
+/// (dandas). Checked after the other classes, so no other script pays for it.
+fn is_indic_sign(c: char) -> bool {
+    matches!(c as u32, 0x0900..=0x0963 | 0x0966..=0x096F | 0x0971..=0x0DF3)
+}
+
 /// `char::is_whitespace`, without a call for ASCII.
 #[inline(always)]
 fn is_space(c: char) -> bool {
@@ -1669,7 +1743,7 @@ fn is_token_char(c: char) -> bool {
     if c.is_ascii() {
         is_ascii_token_byte(c as u8)
     } else {
-        is_wordish(c) || matches!(c, '’' | '€' | '£' | '¥')
+        is_wordish(c) || matches!(c, '’' | '€' | '£' | '¥') || is_indic_sign(c)
     }
 }
 
@@ -1762,12 +1836,19 @@ fn is_g_dropping(w: &str) -> bool {
     })
 }
 
-/// `C:\Users\maria\budget.xlsx`, `\\fileserver\shared`.
+/// `C:\Users\maria\budget.xlsx`, `\\fileserver\shared`, `.\scripts\deploy.ps1`.
 fn is_windows_path(w: &str) -> bool {
     let b = w.as_bytes();
     let drive = b.len() > 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'\\';
     let unc = b.len() > 3 && b.starts_with(b"\\\\") && b[2].is_ascii_alphanumeric();
-    drive || unc
+    // Relative to the working directory or its parent.
+    let rel = || {
+        let dots = b.iter().take_while(|&&c| c == b'.').count();
+        (1..=2).contains(&dots)
+            && b.get(dots) == Some(&b'\\')
+            && b.get(dots + 1).is_some_and(u8::is_ascii_alphanumeric)
+    };
+    drive || unc || (b.first() == Some(&b'.') && rel())
 }
 
 /// `2024-05-01T12:03:44Z`: a timestamp in a log line.
@@ -1808,10 +1889,15 @@ fn is_user_at_ipv4(w: &str) -> bool {
 }
 
 /// `feature/JIRA-2231`, `pod/checkout-7d9f8b-x2k4q`: slash-joined names one of which is a
-/// code (letters and digits); not `1/2/2024`, `24/7`, `and/or`.
+/// code (letters and digits); not `1/2/2024`, `24/7`, `and/or`. A git branch named by its
+/// conventional kind (`feature/login-fix`, `release/2.3`) needs no code.
 fn is_slash_id(w: &str) -> bool {
     let mut segments = 0;
-    let mut code = false;
+    let first = w.split('/').next().unwrap_or(w);
+    let mut code = matches!(
+        first,
+        "feature" | "feat" | "fix" | "bugfix" | "hotfix" | "release" | "chore" | "refactor"
+    );
     for seg in w.split('/') {
         if seg.is_empty()
             || !seg
@@ -1907,6 +1993,15 @@ fn is_host_like(w: &str) -> bool {
     }
     let last_digits = last.len() >= 2 && last.bytes().all(|c| c.is_ascii_digit());
     last_digits || (w.split('-').count() >= 3 && w.bytes().any(|c| c.is_ascii_digit()))
+}
+
+/// `payments-api`, `billing-worker`: a lowercase name ending in the kind of program it is.
+fn is_service_name(w: &str) -> bool {
+    w.rsplit_once('-').is_some_and(|(name, kind)| {
+        name.len() >= 3
+            && name.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
+            && matches!(kind, "api" | "worker" | "svc" | "db" | "daemon")
+    })
 }
 
 /// Digits followed by a capitalised word: "1Password", "7Eleven".
@@ -2236,6 +2331,36 @@ mod tests {
         check("| Owner | Ines |", &["Ines"]);
         check("The MOU and the RFP went to UNICEF.", &["UNICEF"]);
         check("P.S. The Globex deck is done.", &["Globex"]);
+    }
+
+    #[test]
+    fn identifiers_paths_branches_services_and_list_items() {
+        // A directory keeps its trailing slash; relative Windows paths; a drive folder whose
+        // name holds a space.
+        check("copy the photos to /srv/media/ tonight", &["/srv/media/"]);
+        check("run ..\\tools\\build.bat first", &["..\\tools\\build.bat"]);
+        check(
+            "Install it in D:\\Game Files\\Steam\\steam.exe, then ping nas.lan.",
+            &["D:\\Game Files\\Steam\\steam.exe", "nas.lan"],
+        );
+        check("Open C:\\Temp and wait", &["C:\\Temp"]);
+        // Git branches by their conventional kind; services by the kind of program.
+        check(
+            "git switch bugfix/null-deref before lunch",
+            &["bugfix/null-deref"],
+        );
+        check("tag release/4.1 tonight", &["release/4.1"]);
+        check(
+            "restart orders-worker, not the co-worker",
+            &["orders-worker"],
+        );
+        check("a well-known follow-up", &[]);
+        // A task-list checkbox opens its item; weekdays in the plural.
+        check("- [x] Email Dana the draft\n- [ ] Reduce costs", &["Dana"]);
+        check("Heathrow closes on Mondays.", &["Heathrow"]);
+        check("Sunny Patel paid. Sunny day today", &["Sunny Patel"]);
+        // An Indic virama or nukta is part of its word, not a break inside it.
+        check("Met अमित शर्मा in Delhi", &["Delhi"]);
     }
 
     #[test]

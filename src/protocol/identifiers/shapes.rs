@@ -1,108 +1,114 @@
-//! The token shapes that are regular languages (e-mails, handles, domains, IPv4, UUIDs, dates,
-//! model codes…), each matched by hand in one pass over the token. They were regular
-//! expressions (regex-lite): matching them by hand is several times faster per token and
-//! leaves the regex engine out of the wasm. The tests below check every function against
-//! its regular expression, which stays the specification. The name-run heuristics (codes,
-//! host names, paths) stay in `identifiers.rs`.
+//! The token shapes that are regular languages (e-mails, handles, hashtags, snake_case ids,
+//! domains and file names, IPv4, UUIDs, dates and year spans, model codes, ordinals), each one
+//! anchored regex-lite pattern, compiled once on first use; every pattern runs in time linear in
+//! the token's length. In front of each pattern a gate, a byte test that every match passes
+//! (an `@`, a first digit, a length), keeps the plain words of chat text off the regex engine:
+//! most tokens are decided without it. What is not a regular-expression job stays hand-written:
+//! a URL's literal prefix, IPv6 (std's parser), the digit-group count. The name-run heuristics
+//! (codes, host names, paths) are in `identifiers.rs`.
 
 use std::net::Ipv6Addr;
+use std::sync::LazyLock;
 
-/// A word character of a token: ASCII letters and digits and every non-ASCII char except
-/// `’ € £ ¥`. The tokenizer lets a non-ASCII char into a token only if it is a letter, digit or
-/// combining mark, or one of those four, so within a token this is exactly `is_wordish`.
-fn is_w(c: char) -> bool {
-    if c.is_ascii() {
-        c.is_ascii_alphanumeric()
-    } else {
-        !matches!(c, '’' | '€' | '£' | '¥')
-    }
+use regex_lite::Regex;
+
+/// The word characters of a token, as a class body: ASCII letters and digits and every
+/// non-ASCII char except `’ € £ ¥`. The tokenizer lets a non-ASCII char into a token only if it
+/// is a letter, digit or combining mark, or one of those four, so within a token this is
+/// exactly `is_wordish` (regex-lite has no Unicode classes).
+const W: &str = r"0-9A-Za-z\x{80}-\x{A2}\x{A4}\x{A6}-\x{2018}\x{201A}-\x{20AB}\x{20AD}-\x{10FFFF}";
+
+fn regex(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("the pattern is valid")
 }
 
-/// `[W._%+-]+@(?:[W-]+\.)+[W]+`: `bob.smith+news@globex.co.uk`.
-fn email_shape(w: &str) -> bool {
-    let Some((local, domain)) = w.split_once('@') else {
-        return false;
-    };
-    let Some((labels, last)) = domain.rsplit_once('.') else {
-        return false;
-    };
-    !local.is_empty()
-        && local
-            .chars()
-            .all(|c| is_w(c) || matches!(c, '.' | '_' | '%' | '+' | '-'))
-        && labels
-            .split('.')
-            .all(|l| !l.is_empty() && l.chars().all(|c| is_w(c) || c == '-'))
-        && !last.is_empty()
-        && last.chars().all(is_w)
+/// `bob.smith+news@globex.co.uk`.
+static EMAIL: LazyLock<Regex> =
+    LazyLock::new(|| regex(&format!(r"^[{W}._%+\-]+@(?:[{W}\-]+\.)+[{W}]+$")));
+/// `@priya_k` (the handle is the longest run of these characters not ending in `.` or `-`).
+static HANDLE: LazyLock<Regex> = LazyLock::new(|| regex(&format!(r"^@[{W}_.\-]*[{W}_]")));
+/// `#4821`, `#launch-plan`.
+static HASHTAG: LazyLock<Regex> = LazyLock::new(|| regex(&format!(r"^#[{W}_\-]{{2,}}$")));
+/// `ent_01HZX3`, `max_retries`: two or more parts joined by underscores.
+static SNAKE_CASE_ID: LazyLock<Regex> =
+    LazyLock::new(|| regex(&format!(r"^[{W}_\-]*[{W}\-]_+[{W}\-][{W}_\-]*$")));
+/// `docs.example.com`, `report.pdf`, `Node.js` (when the lexicon knows the last label).
+static DOMAIN_OR_FILE: LazyLock<Regex> =
+    LazyLock::new(|| regex(&format!(r"^(?:[{W}_\-]+\.)+(?:[a-z]{{2,}}|[A-Z]{{2,4}})$")));
+/// `10.0.0.12`: four octets, leading zeros allowed.
+static IPV4: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"^(?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9]{1,2})\.){3}(?:25[0-5]|2[0-4][0-9]|[01]?[0-9]{1,2})$",
+    )
+});
+/// `550e8400-e29b-41d4-a716-446655440000`.
+static UUID: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"^[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}$"));
+/// Hyphenated digit groups that read as a date (`2024-05-01`, `1-5-2024`) or a span of years
+/// (`2023-24`, `1999-2000`), not as an account or phone number.
+static DATE_OR_YEAR_SPAN: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}|(?:19|20)[0-9]{2}-(?:[0-9]{1,2}|[0-9]{4}))$",
+    )
+});
+/// A short model designation: one or two capitals and up to four digits, perhaps a lowercase
+/// letter (`V11`, `S23`, `M2`, `A7x`); not a period (`Q3`, `H1`).
+static MODEL_CODE: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"^(?:[A-GI-PR-Z]|[A-Z]{2})[0-9]{1,4}[a-z]?$"));
+/// `1st`, `22nd`, `5th`.
+static ORDINAL: LazyLock<Regex> = LazyLock::new(|| regex(r"^[0-9]+(?:st|nd|rd|th)$"));
+
+/// The first byte of `w` is an ASCII digit: the gate of the numeric shapes.
+fn digit_first(w: &str) -> bool {
+    w.as_bytes().first().is_some_and(u8::is_ascii_digit)
 }
 
 pub(super) fn is_email(w: &str) -> bool {
-    let tld = w.rsplit('.').next().unwrap_or(w);
-    email_shape(w) && tld.len() >= 2 && tld.chars().all(char::is_alphabetic)
+    // Gate: an `@`, and a last label of two letters or more after a dot (also required of the
+    // match below), before the regex.
+    let Some((_, tld)) = w.rsplit_once('.') else {
+        return false;
+    };
+    w.contains('@') && tld.len() >= 2 && tld.chars().all(char::is_alphabetic) && EMAIL.is_match(w)
 }
 
 /// The handle's length in bytes, `@` included, when `w` starts with one that names something.
-/// `@priya_k`: the longest run of `[W_.-]` after the `@` not ending in `.` or `-`.
 pub(super) fn handle_len(w: &str) -> Option<usize> {
-    let rest = w.strip_prefix('@')?;
-    let mut end = None;
-    let mut alnum = false;
-    for (i, c) in rest.char_indices() {
-        if is_w(c) || c == '_' {
-            end = Some(1 + i + c.len_utf8());
-        } else if !matches!(c, '.' | '-') {
-            break;
-        }
+    // Gate: an `@` first and something after it.
+    if !w.starts_with('@') || w.len() < 2 {
+        return None;
     }
-    let end = end?;
-    for c in w.get(..end)?.chars() {
-        alnum |= c.is_alphanumeric();
-    }
-    alnum.then_some(end)
+    HANDLE
+        .find(w)
+        .filter(|m| m.as_str().chars().any(char::is_alphanumeric))
+        .map(|m| m.end())
 }
 
-/// `#4821`, `#launch-plan`: `#[W_-]{2,}`.
 pub(super) fn is_hashtag(w: &str) -> bool {
-    let Some(rest) = w.strip_prefix('#') else {
-        return false;
-    };
-    rest.chars().nth(1).is_some()
-        && rest.chars().all(|c| is_w(c) || matches!(c, '_' | '-'))
+    // Gate: a `#` first and at least two chars after it.
+    w.starts_with('#')
+        && w.len() >= 3
+        && HASHTAG.is_match(w)
         && w.chars().any(char::is_alphanumeric)
 }
 
-/// `ent_01HZX3`, `max_retries`: two or more parts of `[W-]` joined by underscores
-/// (`[W_-]*[W-]_+[W-][W_-]*`).
 pub(super) fn is_snake_case_id(w: &str) -> bool {
-    // `joined`: an underscore run follows a `[W-]` char; `found`: and a `[W-]` char follows it.
-    let (mut prev_part, mut joined, mut found) = (false, false, false);
-    for c in w.chars() {
-        if c == '_' {
-            joined |= prev_part;
-            prev_part = false;
-        } else if is_w(c) || c == '-' {
-            found |= joined;
-            joined = false;
-            prev_part = true;
-        } else {
-            return false;
-        }
-    }
-    found
+    // Gate: an underscore, and not at both ends only ("_", "__").
+    w.len() >= 3 && w.contains('_') && SNAKE_CASE_ID.is_match(w)
 }
 
-/// The last label of a dotted name whose labels are word characters, `_` and `-`, and whose
-/// last label is 2+ lowercase or 2–4 uppercase ASCII letters.
-pub(super) fn domain_or_file_suffix(w: &str) -> Option<&str> {
-    let (labels, last) = w.rsplit_once('.')?;
-    let labels_ok = labels
-        .split('.')
-        .all(|l| !l.is_empty() && l.chars().all(|c| is_w(c) || matches!(c, '_' | '-')));
-    let n = last.len();
-    let last_ok = (n >= 2 && last.bytes().all(|c| c.is_ascii_lowercase()))
-        || ((2..=4).contains(&n) && last.bytes().all(|c| c.is_ascii_uppercase()));
-    (labels_ok && last_ok).then_some(last)
+/// A dotted name whose labels are word characters, `_` and `-`, and whose last label is 2+
+/// lowercase or 2–4 uppercase ASCII letters.
+pub(super) fn is_domain_or_file(w: &str) -> bool {
+    // Gate: a dot, and a last label of ASCII letters of one case (the pattern's tail asks
+    // which), before the regex checks the labels.
+    let Some((_, last)) = w.rsplit_once('.') else {
+        return false;
+    };
+    let one_case = last.len() >= 2
+        && (last.bytes().all(|c| c.is_ascii_lowercase())
+            || last.bytes().all(|c| c.is_ascii_uppercase()));
+    one_case && DOMAIN_OR_FILE.is_match(w)
 }
 
 /// The length of the prefix (`https://`, `www.`, …) and of the whole URL candidate at the start
@@ -126,18 +132,9 @@ pub(super) fn url_candidate(text: &str) -> Option<(usize, usize)> {
     Some((prefix, prefix + body.find(ends_url).unwrap_or(body.len())))
 }
 
-/// `10.0.0.12`: four octets of one to three digits up to 255, leading zeros allowed.
 pub(super) fn is_ipv4(w: &str) -> bool {
-    let mut octets = 0;
-    for part in w.split('.') {
-        let digits =
-            !part.is_empty() && part.len() <= 3 && part.bytes().all(|c| c.is_ascii_digit());
-        if !digits || part.parse::<u16>().map_or(true, |v| v > 255) {
-            return false;
-        }
-        octets += 1;
-    }
-    octets == 4
+    // Gate: a digit first, a dot, and the length of four octets of one to three digits.
+    digit_first(w) && (7..=15).contains(&w.len()) && w.contains('.') && IPV4.is_match(w)
 }
 
 /// `2001:db8::1`, `fe80::1`. Not a regex: std parses every RFC 4291 text form exactly. A digit
@@ -146,80 +143,34 @@ pub(super) fn is_ipv6(w: &str) -> bool {
     w.bytes().any(|b| b.is_ascii_digit()) && w.parse::<Ipv6Addr>().is_ok()
 }
 
-/// `550e8400-e29b-41d4-a716-446655440000`.
 pub(super) fn is_uuid(w: &str) -> bool {
-    w.len() == 36
-        && w.bytes().enumerate().all(|(i, c)| {
-            if matches!(i, 8 | 13 | 18 | 23) {
-                c == b'-'
-            } else {
-                c.is_ascii_hexdigit()
-            }
-        })
+    // Gate: 36 bytes with a hyphen after the first eight; most hyphenated words are neither.
+    w.len() == 36 && w.as_bytes()[8] == b'-' && UUID.is_match(w)
 }
 
 /// Digit groups joined by hyphens that make an account or phone number: six digits or more,
 /// and not a date or a span of years.
 pub(super) fn digit_groups_are_id(w: &str) -> bool {
-    w.bytes().filter(u8::is_ascii_digit).count() >= 6 && !is_date_or_year_span(w)
+    w.bytes().filter(u8::is_ascii_digit).count() >= 6
+        && !(digit_first(w) && DATE_OR_YEAR_SPAN.is_match(w))
 }
 
-/// Hyphenated digit groups that read as a date (`2024-05-01`, `1-5-2024`) or a span of years
-/// (`2023-24`, `1999-2000`), not as an account or phone number.
-fn is_date_or_year_span(w: &str) -> bool {
-    let mut lens = [0usize; 4];
-    let mut parts = 0;
-    for part in w.split('-') {
-        if part.is_empty() || !part.bytes().all(|c| c.is_ascii_digit()) || parts == lens.len() {
-            return false;
-        }
-        lens[parts] = part.len();
-        parts += 1;
-    }
-    let year_first = w.starts_with("19") || w.starts_with("20");
-    match &lens[..parts] {
-        [4, 2, 2] => true,
-        [1..=2, 1..=2, 4] => true,
-        [4, 1 | 2 | 4] => year_first,
-        _ => false,
-    }
-}
-
-/// A short model designation: one or two capitals and up to four digits, perhaps a lowercase
-/// letter (`V11`, `S23`, `M2`, `A7x`); not a period (`Q3`, `H1`).
 pub(super) fn is_model_code(w: &str) -> bool {
-    let b = w.as_bytes();
-    let letters = b.iter().take_while(|c| c.is_ascii_uppercase()).count();
-    let digits = b[letters..]
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let tail = &b[letters + digits..];
-    let lead_ok = letters == 2 || (letters == 1 && !matches!(b[0], b'H' | b'Q'));
-    lead_ok
-        && (1..=4).contains(&digits)
-        && (tail.is_empty() || (tail.len() == 1 && tail[0].is_ascii_lowercase()))
+    // Gate: two to seven bytes, an ASCII capital first.
+    (2..=7).contains(&w.len()) && w.as_bytes()[0].is_ascii_uppercase() && MODEL_CODE.is_match(w)
 }
 
-/// `1st`, `22nd`, `5th`.
 pub(super) fn is_ordinal(w: &str) -> bool {
-    let digits = w.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && matches!(&w.as_bytes()[digits..], b"st" | b"nd" | b"rd" | b"th")
+    // Gate: a digit first and a lowercase letter last ("5th" has three bytes at least).
+    digit_first(w)
+        && w.len() >= 3
+        && w.as_bytes()[w.len() - 1].is_ascii_lowercase()
+        && ORDINAL.is_match(w)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use regex_lite::Regex;
-
-    /// The word class as a regex class body: ASCII letters and digits and every non-ASCII
-    /// char except `’ € £ ¥`.
-    const W: &str =
-        r"0-9A-Za-z\x{80}-\x{A2}\x{A4}\x{A6}-\x{2018}\x{201A}-\x{20AB}\x{20AD}-\x{10FFFF}";
-
-    fn regex(pattern: &str) -> Regex {
-        Regex::new(pattern).expect("the pattern is valid")
-    }
 
     #[test]
     fn shapes_word_class_is_what_the_scanner_means() {
@@ -232,50 +183,42 @@ mod tests {
                 !matches!(c, '’' | '€' | '£' | '¥')
             };
             assert_eq!(word.is_match(&s), in_token_word, "U+{:04X}", c as u32);
-            assert_eq!(is_w(c), in_token_word, "U+{:04X}", c as u32);
         }
     }
 
-    /// Every hand-written shape against the regular expression it replaced, on every string
-    /// of up to five chars over an alphabet of the chars they care about, and on samples.
+    /// The gates only keep tokens off the regex engine: every shape answers as its bare
+    /// pattern does, on every string of up to four chars over an alphabet of the chars the
+    /// patterns care about, and on samples.
     #[test]
-    fn shapes_match_their_regular_expressions() {
-        let email = regex(&format!(r"^[{W}._%+\-]+@(?:[{W}\-]+\.)+[{W}]+$"));
-        let handle = regex(&format!(r"^@[{W}_.\-]*[{W}_]"));
-        let hashtag = regex(&format!(r"^#[{W}_\-]{{2,}}$"));
-        let snake = regex(&format!(r"^[{W}_\-]*[{W}\-]_+[{W}\-][{W}_\-]*$"));
-        let domain = regex(&format!(r"^(?:[{W}_\-]+\.)+(?:[a-z]{{2,}}|[A-Z]{{2,4}})$"));
-        let ipv4 = regex(
-            r"^(?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9]{1,2})\.){3}(?:25[0-5]|2[0-4][0-9]|[01]?[0-9]{1,2})$",
-        );
-        let uuid = regex(r"^[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}$");
-        let date = regex(
-            r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}|(?:19|20)[0-9]{2}-(?:[0-9]{1,2}|[0-9]{4}))$",
-        );
-        let model = regex(r"^(?:[A-GI-PR-Z]|[A-Z]{2})[0-9]{1,4}[a-z]?$");
-        let ordinal = regex(r"^[0-9]+(?:st|nd|rd|th)$");
+    fn shapes_gates_change_no_answer() {
         let check = |w: &str| {
             let tld = w.rsplit('.').next().unwrap_or(w);
-            let email_rx =
-                email.is_match(w) && tld.len() >= 2 && tld.chars().all(char::is_alphabetic);
-            assert_eq!(is_email(w), email_rx, "email {w:?}");
-            let handle_rx = handle
+            let email = EMAIL.is_match(w) && tld.len() >= 2 && tld.chars().all(char::is_alphabetic);
+            assert_eq!(is_email(w), email, "email {w:?}");
+            let handle = HANDLE
                 .find(w)
                 .filter(|m| m.as_str().chars().any(char::is_alphanumeric))
                 .map(|m| m.end());
-            assert_eq!(handle_len(w), handle_rx, "handle {w:?}");
-            let hashtag_rx = hashtag.is_match(w) && w.chars().any(char::is_alphanumeric);
-            assert_eq!(is_hashtag(w), hashtag_rx, "hashtag {w:?}");
-            assert_eq!(is_snake_case_id(w), snake.is_match(w), "snake {w:?}");
-            let domain_rx = domain
-                .is_match(w)
-                .then(|| w.rsplit('.').next().unwrap_or(w));
-            assert_eq!(domain_or_file_suffix(w), domain_rx, "domain {w:?}");
-            assert_eq!(is_ipv4(w), ipv4.is_match(w), "ipv4 {w:?}");
-            assert_eq!(is_uuid(w), w.len() == 36 && uuid.is_match(w), "uuid {w:?}");
-            assert_eq!(is_date_or_year_span(w), date.is_match(w), "date {w:?}");
-            assert_eq!(is_model_code(w), model.is_match(w), "model {w:?}");
-            assert_eq!(is_ordinal(w), ordinal.is_match(w), "ordinal {w:?}");
+            assert_eq!(handle_len(w), handle, "handle {w:?}");
+            let hashtag = HASHTAG.is_match(w) && w.chars().any(char::is_alphanumeric);
+            assert_eq!(is_hashtag(w), hashtag, "hashtag {w:?}");
+            assert_eq!(
+                is_snake_case_id(w),
+                SNAKE_CASE_ID.is_match(w),
+                "snake {w:?}"
+            );
+            assert_eq!(
+                is_domain_or_file(w),
+                DOMAIN_OR_FILE.is_match(w),
+                "domain {w:?}"
+            );
+            assert_eq!(is_ipv4(w), IPV4.is_match(w), "ipv4 {w:?}");
+            assert_eq!(is_uuid(w), UUID.is_match(w), "uuid {w:?}");
+            let groups =
+                w.bytes().filter(u8::is_ascii_digit).count() >= 6 && !DATE_OR_YEAR_SPAN.is_match(w);
+            assert_eq!(digit_groups_are_id(w), groups, "digit groups {w:?}");
+            assert_eq!(is_model_code(w), MODEL_CODE.is_match(w), "model {w:?}");
+            assert_eq!(is_ordinal(w), ORDINAL.is_match(w), "ordinal {w:?}");
         };
         let alphabet = [
             'a', 'Z', 'H', 's', 't', '1', '2', '0', '5', '.', '-', '_', '@', '#', '%', '+', 'é',
@@ -307,21 +250,25 @@ mod tests {
             "docs.example.com",
             "REPORT.PDF",
             "a.Com",
+            "x.ABCDE",
             "255.255.255.255",
             "001.02.3.199",
             "256.1.1.1",
             "1.2.3.4.5",
             "550e8400-E29B-41d4-a716-446655440000",
             "550e8400-e29b-41d4-a716-44665544000g",
+            "550e84000e29b-41d4-a716-446655440000",
             "2024-05-01",
             "12-1-2024",
             "2023-24",
             "1999-2000",
             "3023-24",
             "1-2-3-4",
+            "123456-78",
             "V11",
             "QX12",
             "A7x",
+            "AB1234x",
             "Q3",
             "H1",
             "ABC1",
@@ -362,9 +309,8 @@ mod tests {
         assert!(!is_hashtag("#a") && !is_hashtag("#__") && !is_hashtag("#a.b"));
         assert!(is_snake_case_id("ent_01HZX3") && is_snake_case_id("a-_-b"));
         assert!(!is_snake_case_id("__init") && !is_snake_case_id("_") && !is_snake_case_id("a+_b"));
-        assert_eq!(domain_or_file_suffix("docs.example.com"), Some("com"));
-        assert_eq!(domain_or_file_suffix("REPORT.PDF"), Some("PDF"));
-        assert_eq!(domain_or_file_suffix("a.Com"), None);
+        assert!(is_domain_or_file("docs.example.com") && is_domain_or_file("REPORT.PDF"));
+        assert!(!is_domain_or_file("a.Com") && !is_domain_or_file("a.PDFXY"));
         assert_eq!(url_candidate("www.acme.io/x “y"), Some((4, 13)));
         assert_eq!(url_candidate("www.acme.io/x“y"), Some((4, 13)));
         assert_eq!(url_candidate("HTTPS://a\u{3000}b"), Some((8, 9)));
