@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release --example bench_extract` prints a table; `-- --json` prints one JSON
 //! object instead (for `make bench`); `-- --only NAME` runs the inputs whose name contains NAME
-//! (for a profiler: `valgrind --tool=callgrind target/release/examples/bench_extract --only chat`). `scripts/bench-extract-wasm.mjs` times the wasm build on
+//! (for a profiler: `valgrind --tool=callgrind target/release/examples/bench_extract --only chat`). `scripts/bench/extraction.mjs` (`node scripts/bench/part.mjs extraction`) times the wasm build on
 //! the same inputs (the generators below are mirrored there: keep them in step).
 
 use std::time::Instant;
@@ -53,6 +53,17 @@ fn chat(size: usize) -> String {
     s
 }
 
+/// `unit` with `{k}` replaced by a counter (0, 1, 2, …), repeated until the text has `size` bytes.
+fn counted(unit: &str, size: usize) -> String {
+    let mut s = String::with_capacity(size + 64);
+    let mut k = 0;
+    while s.len() < size {
+        s.push_str(&unit.replace("{k}", &k.to_string()));
+        k += 1;
+    }
+    s
+}
+
 /// Makes an input of (about) the given size in bytes.
 type Make = Box<dyn Fn(usize) -> String>;
 
@@ -60,6 +71,12 @@ type Make = Box<dyn Fn(usize) -> String>;
 fn kinds() -> Vec<(&'static str, Make)> {
     vec![
         ("typical chat", Box::new(chat)),
+        // Tokens that reach a regex and are no identifier, none twice: the extractor
+        // remembers its regexes' answers within a text, and stops at 64 identifiers.
+        (
+            "distinct near-miss e-mails",
+            Box::new(|n| counted("user{k}@host ", n)),
+        ),
         ("capitalised words", Box::new(|n| fill("Alpha Beta ", n))),
         ("capitals run", Box::new(|n| fill("ABCDEFGH ", n))),
         ("connector chains", Box::new(|n| fill("Bank of ", n))),
