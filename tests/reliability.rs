@@ -45,6 +45,8 @@ struct Faulty {
     down: Cell<bool>,
     relationships_down: Cell<bool>,
     stores: RefCell<Vec<Value>>,
+    /// Every `/retrieve_entity_by_identifier` body (entity lookups and stored-reply lookups).
+    lookups: RefCell<Vec<Value>>,
     /// What happened, in order: `send {role}`, `answer {role} ok|{code}` for every `/store`
     /// (and what an LLM adds, `llm`).
     log: RefCell<Vec<String>>,
@@ -103,6 +105,7 @@ impl Faulty {
         }
     }
     async fn retrieve_entity_by_identifier(&self, body: &Value) -> Result<Value, Error> {
+        self.lookups.borrow_mut().push(body.clone());
         self.inner
             .call(Call::RetrieveEntityByIdentifier, body)
             .await
@@ -181,6 +184,7 @@ impl Setup {
             down: Cell::new(false),
             relationships_down: Cell::new(false),
             stores: RefCell::default(),
+            lookups: RefCell::default(),
             log: RefCell::default(),
         };
         Agent::new(
@@ -895,4 +899,53 @@ fn an_overlapped_turn_whose_outbox_cannot_keep_the_message_runs_in_the_plain_ord
         ],
         "the callback waits for the store: the message is kept nowhere else meanwhile"
     );
+}
+
+#[test]
+fn a_flush_while_an_overlapped_user_store_is_out_leaves_that_write_to_its_turn() {
+    let s = Setup::new();
+    // the turn's first attempt is lost: a flush that took the write would store it meanwhile,
+    // and the turn's retry would come back as a replay of its own message
+    let agent = s.agent(vec![Fault::Network], overlapped);
+    let llm = WatchingLlm {
+        agent: &agent,
+        fails: false,
+    };
+    let turn = agent.turn("Tell me about Acme Corp".into(), &llm, turn_opts("t1"));
+    // the host's flush (its own call, or the drain timer), once the user store is out
+    let flush = async {
+        while agent.transport().log.borrow().is_empty() {
+            yield_once().await;
+        }
+        agent.flush().await
+    };
+    let (r, flushed) = block_on(futures_util::future::join(turn, flush));
+    let (r, flushed) = (r.unwrap(), flushed.unwrap());
+    assert_eq!(
+        agent.transport().log.borrow()[..],
+        [
+            "send user",
+            &format!("llm (outbox: {USER_KEY})"),
+            "answer user NEOTOMA_NETWORK",
+            // the flush sent nothing: the write in flight is its turn's to send
+            "send user",
+            "answer user ok",
+            "send assistant",
+            "answer assistant ok",
+        ]
+    );
+    assert_eq!((flushed.flushed, flushed.pending), (0, 0));
+    assert!(!r.replayed.user, "a first attempt is not a replay");
+    assert!(!r.pending.user && !r.pending.assistant);
+    let reply_lookups = agent
+        .transport()
+        .lookups
+        .borrow()
+        .iter()
+        .filter(|body| body["by"] == "turn_key")
+        .count();
+    assert_eq!(reply_lookups, 0, "no stored reply looked for");
+    assert_eq!(s.event_types(), ["retry"], "no writeFlushed for it");
+    assert_eq!(s.messages().len(), 2);
+    assert!(s.storage.is_empty());
 }
