@@ -149,7 +149,8 @@ export interface AgentOptions {
   llmTimeoutMs?: number;
   /** Overlapped turns (default false): right after retrieval, the user message's `/store` is
    *  sent and the LLM callback invoked at once, so the callback starts one round trip sooner.
-   *  The message is kept in the outbox while the callback runs (removed once stored); the
+   *  The message is kept in the outbox while the callback runs (removed once stored; with
+   *  `outbox: false` it is kept nowhere meanwhile, and a store that fails rejects the turn); the
    *  assistant message still waits for the user message's store; a store that fails for good
    *  still rejects the turn, after the callback, with the store's error. On a replayed turn the
    *  callback has run before the store says so: its reply is discarded and the stored reply

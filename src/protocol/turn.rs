@@ -8,7 +8,8 @@
 //!             stays stored) → close_turn
 //! overlapped: (`overlap_user_store`, opt-in) retrieval → the user message's write kept in the
 //!             outbox → its /store and the LLM callback at once → (both done) close_turn; the
-//!             write leaves the outbox once stored. The store's failure wins over the callback's.
+//!             write leaves the outbox once stored, and no flush sends it meanwhile (it is in
+//!             flight). The store's failure wins over the callback's.
 //! close_turn: ONE /store: [conversation, assistant message, ...entities the reply produced]
 //!             + PART_OF + REFERS_TO each produced entity (by index) and what the reply cites
 //!             (or everything retrieved, in "retrieved" mode)
@@ -74,8 +75,8 @@ pub const DEFAULT_LLM_TIMEOUT_MS: u32 = 300_000;
 /// Turns remembered per agent ([`OpenedTurn`]: its number for replays, what its messages meant
 /// for `verify_turn`, its retrieved entities' ids and names for close_turn). Older turns are
 /// forgotten, oldest first: a replay of one gets the next number unless the caller gives it,
-/// and `verify_turn` checks it against the texts the caller gives. About 500 bytes of wasm
-/// memory each with three retrieved entities (scripts/bench/memory.mjs).
+/// and `verify_turn` checks it against the texts the caller gives. About 640 bytes of wasm
+/// memory each with three retrieved entities (scripts/bench/memory.mjs, README's Measured).
 const REMEMBERED_TURNS: usize = 1024;
 /// The `role` of a stored message's missing edges in the outbox and in events (`edges_write`).
 pub const EDGES_ROLE: &str = "edges";
@@ -515,7 +516,28 @@ pub struct Agent<T, R, S> {
     flushing: Cell<bool>,
     /// Flushes waiting for the one that is sending to finish.
     flush_waiters: RefCell<Vec<Waker>>,
+    /// Keys of the writes in the outbox that their own turn is sending now (an overlapped
+    /// turn's user message): kept there only in case the host dies meanwhile, so no flush sends
+    /// them, nor counts them as waiting.
+    in_flight: RefCell<Vec<String>>,
     drain: DrainState,
+}
+
+/// A write its own turn is sending, until dropped (also when the turn's future is dropped
+/// part-way): flushes leave it alone until then.
+struct InFlight<'a, T, R, S> {
+    agent: &'a Agent<T, R, S>,
+    key: String,
+}
+
+impl<T, R, S> Drop for InFlight<'_, T, R, S> {
+    fn drop(&mut self) {
+        // one mark: a second overlapped attempt of the same turn marks it too, and may stop first
+        let mut in_flight = self.agent.in_flight.borrow_mut();
+        if let Some(at) = in_flight.iter().position(|key| *key == self.key) {
+            in_flight.swap_remove(at);
+        }
+    }
 }
 
 /// The flush that is sending, until dropped (also when its future is dropped part-way): then
@@ -543,6 +565,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             outbox,
             flushing: Cell::new(false),
             flush_waiters: RefCell::new(Vec::new()),
+            in_flight: RefCell::new(Vec::new()),
             drain: DrainState::default(),
         })
     }
@@ -819,8 +842,11 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
         // Overlapped, the callback runs alongside the user message's store, on its own copy of
         // the context; else it waits for the store (and is not called on a replay).
-        let overlapped = overlap_user_store.unwrap_or(self.config.overlap_user_store)
-            && self.may_overlap(&write).await;
+        let in_flight = match overlap_user_store.unwrap_or(self.config.overlap_user_store) {
+            true => self.may_overlap(&write).await,
+            false => None,
+        };
+        let overlapped = in_flight.is_some();
         let early_ctx = overlapped.then(|| self.context(retrieved.clone(), turn_id, turn_number));
         let early_reply = async {
             match &early_ctx {
@@ -829,11 +855,12 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             }
         };
         let queued = overlapped && self.config.outbox_enabled;
-        let (opened, early_reply) = join(
-            self.store_user_message(&input, write, turn_number, retrieved, queued),
-            early_reply,
-        )
-        .await;
+        let stored = async {
+            let _in_flight = in_flight; // until its store is done (or the turn dropped)
+            self.store_user_message(&input, write, turn_number, retrieved, queued)
+                .await
+        };
+        let (opened, early_reply) = join(stored, early_reply).await;
         // the store's error first: a plain turn would have met it before calling the LLM
         let mut opened = opened?;
         let early_reply = early_reply.transpose()?;
@@ -868,8 +895,15 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     /// now), or there is no outbox. Not if a write under its key waits there already (an earlier
     /// attempt's: the plain order sends that one and finds the reply without calling the LLM),
     /// nor if the storage fails (the message would be kept nowhere while the callback runs).
-    async fn may_overlap(&self, write: &PendingWrite) -> bool {
-        !self.config.outbox_enabled || matches!(self.outbox.add_new(write.clone()).await, Ok(true))
+    /// Overlapping, the write is marked in flight: its turn sends it, no flush meanwhile.
+    async fn may_overlap(&self, write: &PendingWrite) -> Option<InFlight<'_, T, R, S>> {
+        let key = write.idempotency_key.clone();
+        // marked before it is queued: a flush running while the storage writes must not take it
+        self.in_flight.borrow_mut().push(key.clone());
+        let in_flight = InFlight { agent: self, key };
+        let kept = !self.config.outbox_enabled
+            || matches!(self.outbox.add_new(write.clone()).await, Ok(true));
+        kept.then_some(in_flight)
     }
 
     /// What the LLM callback sees of a turn.
@@ -1393,7 +1427,10 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     }
 
     /// One pass over the outbox. `before`: only the writes queued ahead of the one with that
-    /// key (a write about to be sent on its own); `pending` then counts what still blocks it.
+    /// key (a write about to be sent on its own; none if it is gone); `pending` then counts what
+    /// still blocks it. Writes in flight (their own turn is sending them) are skipped, not
+    /// waited for: they are as good as sent, as a plain turn's write that never entered the
+    /// outbox, and one that fails comes back as waiting.
     async fn flush_pass(
         &self,
         retry: &RetryPolicy,
@@ -1418,16 +1455,18 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
     ) -> Result<(), Error> {
         loop {
             // read afresh each time: a turn running meanwhile may have queued more
-            let writes = self.outbox.writes().await?;
+            let mut writes = self.outbox.writes().await?;
+            if let Some(key) = before {
+                let ahead = writes.iter().position(|w| w.idempotency_key == key);
+                writes.truncate(ahead.unwrap_or(0));
+            }
+            writes.retain(|w| !self.in_flight.borrow().contains(&w.idempotency_key));
             let queued = writes.len();
-            let ahead = before
-                .and_then(|key| writes.iter().position(|w| w.idempotency_key == key))
-                .unwrap_or(queued);
             if only_count {
-                result.pending = ahead;
+                result.pending = queued;
                 return Ok(());
             }
-            let Some(write) = writes.into_iter().take(ahead).next() else {
+            let Some(write) = writes.into_iter().next() else {
                 result.pending = 0;
                 return Ok(());
             };
@@ -1794,10 +1833,16 @@ mod tests {
         assert_eq!(remembered[0].id, "ent_1");
         // its name and its bare canonical name are one name
         assert_eq!(remembered[0].names, ["Project Falcon"]);
-        for reply in ["project falcon slipped", "see ent_1", "nothing relevant"] {
+        let expected: [(&str, &[&str]); 3] = [
+            ("project falcon slipped", &["ent_1"]),
+            ("see ent_1", &["ent_1"]),
+            ("nothing relevant", &[]),
+        ];
+        for (reply, ids) in expected {
+            assert_eq!(cited(reply, &remembered), ids, "{reply}");
             assert_eq!(
-                cited(reply, &remembered),
                 cited_entities(reply, std::slice::from_ref(&entity)),
+                ids,
                 "{reply}"
             );
         }
