@@ -949,3 +949,27 @@ fn a_flush_while_an_overlapped_user_store_is_out_leaves_that_write_to_its_turn()
     assert_eq!(s.messages().len(), 2);
     assert!(s.storage.is_empty());
 }
+
+#[test]
+fn concurrent_overlapped_turns_send_each_user_message_once() {
+    let s = Setup::new();
+    let agent = s.agent(vec![], overlapped);
+    let llm = |_| WatchingLlm {
+        agent: &agent,
+        fails: false,
+    };
+    let (a, b) = (llm(()), llm(()));
+    // t2's user store looks for writes queued ahead of its own: t1's, in flight, is not one
+    let (r1, r2) = block_on(futures_util::future::join(
+        agent.turn("Tell me about Acme Corp".into(), &a, turn_opts("t1")),
+        agent.turn("And Acme Corp?".into(), &b, turn_opts("t2")),
+    ));
+    let (r1, r2) = (r1.unwrap(), r2.unwrap());
+    let log = agent.transport().log.borrow().clone();
+    let sent = |role: &str| log.iter().filter(|l| *l == &format!("send {role}")).count();
+    assert_eq!((sent("user"), sent("assistant")), (2, 2), "{log:?}");
+    assert!(!r1.replayed.user && !r2.replayed.user);
+    assert!(s.event_types().is_empty(), "{:?}", s.event_types());
+    assert_eq!(s.messages().len(), 4);
+    assert!(s.storage.is_empty());
+}
