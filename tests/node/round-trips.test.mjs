@@ -2,7 +2,7 @@
 // server, for messages naming 0, 1, 4 and 8 identifiers that exist in the server (so every lookup
 // finds its entity). The server holds the lookups until all n have arrived (a barrier: `hold`),
 // so lookups sent together overlap in its log however slow the machine; lookups sent one after
-// another never fill it (the turn's retrieval then times out and the test fails). In an
+// another never fill it (the held lookup times out and the test fails). In an
 // overlapped turn it holds the user /store until the callback is invoked: the callback runs
 // while that store is in flight. From the log's timestamps and the moment the callback is
 // invoked:
