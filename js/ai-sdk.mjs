@@ -151,6 +151,15 @@ export function neotomaMiddleware(options) {
   // transformParams -> wrapGenerate/wrapStream: the params object it returned carries the turn.
   const turns = new WeakMap();
 
+  /** onTurn, whose exceptions are ignored (they must not fail the call or the store). */
+  const notifyTurn = (result) => {
+    try {
+      onTurn?.(result);
+    } catch {
+      /* a listener that throws is ignored */
+    }
+  };
+
   const reportError = (err, info) => {
     try {
       if (onError) onError(err, info);
@@ -262,14 +271,28 @@ export function neotomaMiddleware(options) {
     if (callOptions.regenerate === true) turnOptions.regenerate = true;
     const done = agent.turn(userMessage, llm, turnOptions);
     done.catch(() => {}); // handled where the reply is handed over (settle) or by the race below
+    // A call aborted before wrapGenerate/wrapStream hands the reply over ends the turn now, not
+    // at llmTimeoutMs (no reply stored; once handed over, rejecting is a no-op).
+    const signal = params.abortSignal;
+    let abortedWith;
+    if (signal && typeof signal.addEventListener === 'function') {
+      const onAbort = () => {
+        abortedWith = signal.reason instanceof Error ? signal.reason : Object.assign(new Error('the model call was aborted'), { name: 'AbortError', cause: signal.reason });
+        reply.reject(abortedWith);
+      };
+      if (signal.aborted) onAbort();
+      else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        done.then(
+          () => signal.removeEventListener('abort', onAbort),
+          () => signal.removeEventListener('abort', onAbort),
+        );
+      }
+    }
     const first = await Promise.race([ctxReady.then((ctx) => ({ ctx })), done.then((result) => ({ result }))]);
     if (first.result) {
       // A replay whose reply is stored: the package answers it without calling the LLM.
-      try {
-        onTurn?.(first.result);
-      } catch {
-        /* ignored */
-      }
+      notifyTurn(first.result);
       const next = { ...base };
       turns.set(next, { kind: 'replay', result: first.result, meta: { ...meta, replayed: true, retrievedEntityIds: first.result.retrievedEntityIds } });
       return next;
@@ -291,6 +314,7 @@ export function neotomaMiddleware(options) {
       reply,
       entities,
       done,
+      abortedWith: () => abortedWith,
       meta: { ...meta, retrievedEntityIds: ctx.retrievedEntityIds },
     });
     return next;
@@ -300,16 +324,13 @@ export function neotomaMiddleware(options) {
   function settle(turn, abandonedBy) {
     const stored = turn.done.then(
       (result) => {
-        try {
-          onTurn?.(result);
-        } catch {
-          /* ignored */
-        }
+        notifyTurn(result);
         return result;
       },
       (err) => {
-        // The reply's own failure (the model's error, an abandoned stream) is not a store failure.
-        if (err !== abandonedBy()) reportError(err, { phase: 'reply store', conversationId: turn.meta.conversationId, turnId: turn.meta.turnId });
+        // The reply's own failure (the model's error, an abandoned stream, an aborted call) is
+        // not a store failure.
+        if (err !== abandonedBy() && err !== turn.abortedWith()) reportError(err, { phase: 'reply store', conversationId: turn.meta.conversationId, turnId: turn.meta.turnId });
         return undefined;
       },
     );
@@ -335,11 +356,7 @@ export function neotomaMiddleware(options) {
       .then(() => turn.agent.closeTurn({ turnId: turn.turnId, turnNumber: turn.turnNumber, assistantMessage: turn.priorText + text, entities, revision: turn.revision }))
       .then(
         (result) => {
-          try {
-            onTurn?.(result);
-          } catch {
-            /* ignored */
-          }
+          notifyTurn(result);
           return result;
         },
         (err) => {

@@ -370,7 +370,7 @@ test('retrieval that fails never fails the call: the reply is stored, with no me
   }
 });
 
-test('Neotoma unreachable: both messages wait in the outbox and the call goes on', async () => {
+test('Neotoma unreachable: both messages wait in the outbox and the call goes on', { timeout: 30_000 }, async () => {
   const closedPort = await new Promise((resolve) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address();
@@ -379,12 +379,18 @@ test('Neotoma unreachable: both messages wait in the outbox and the call goes on
   });
   const agent = new NeotomaAgent({ conversationId: randomId('ai-outbox'), transport: { baseUrl: `http://127.0.0.1:${closedPort}`, token: 'tok-outbox-secret', timeoutMs: 2000 }, retry: false });
   const turns = [];
+  let turnSettled;
+  const settled = new Promise((resolve) => (turnSettled = resolve));
   openai.planReply(['Answered ', 'anyway.']);
-  const model = wrapLanguageModel({ model: llm(), middleware: neotomaMiddleware({ agent, onTurn: (t) => turns.push(t) }) });
+  const onTurn = (t) => {
+    turns.push(t);
+    turnSettled();
+  };
+  const model = wrapLanguageModel({ model: llm(), middleware: neotomaMiddleware({ agent, onTurn, onError: turnSettled }) });
   const result = streamText({ model, prompt: 'Tell me about Acme Corp' });
   assert.equal((await readAll(result.textStream)).join(''), 'Answered anyway.');
   await result.finishReason;
-  for (let i = 0; i < 100 && turns.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  await settled; // the turn's end: onTurn (or onError, which fails the check below)
   assert.deepEqual(turns.map((t) => t.pending), [{ user: true, assistant: true }]);
   const pending = await agent.pendingWrites();
   assert.deepEqual(pending.map((w) => w.role), ['user', 'assistant']);
@@ -393,7 +399,7 @@ test('Neotoma unreachable: both messages wait in the outbox and the call goes on
   assert.ok(!JSON.stringify(pending).includes('tok-outbox-secret'));
 });
 
-test("the model's error passes through unchanged: the same object; the user message stays, no reply is stored", async () => {
+test("the model's error passes through unchanged: the same object; the user message stays, no reply is stored", { timeout: 30_000 }, async () => {
   const cid = randomId('ai-modelerr');
   let thrownByModel;
   const recorder = {
@@ -401,7 +407,8 @@ test("the model's error passes through unchanged: the same object; the user mess
     wrapGenerate: async ({ doGenerate }) => doGenerate().catch((err) => { thrownByModel = err; throw err; }),
     wrapStream: async ({ doStream }) => doStream().catch((err) => { thrownByModel = err; throw err; }),
   };
-  const model = wrapLanguageModel({ model: llm(), middleware: [neotomaMiddleware({ conversationId: cid, transport: transport() }), recorder] });
+  const bg = waitUntilCollector();
+  const model = wrapLanguageModel({ model: llm(), middleware: [neotomaMiddleware({ conversationId: cid, transport: transport(), waitUntil: bg.waitUntil }), recorder] });
   openai.planStatus(400, { error: { message: 'model says no', type: 'invalid_request_error' } });
   const err = await generateText({ model, prompt: 'Tell me about Acme Corp', maxRetries: 0 }).then(
     () => assert.fail('resolved'),
@@ -418,10 +425,38 @@ test("the model's error passes through unchanged: the same object; the user mess
   assert.equal(streamError, thrownByModel);
   assert.equal(streamError.statusCode, 400);
 
-  await new Promise((r) => setTimeout(r, 100));
+  // both turns have ended (each call's reply store was handed to waitUntil): nothing stored
+  assert.deepEqual(await bg.settled(), [undefined, undefined]);
   const byKey = await rows(cid);
   const contents = await Promise.all(Object.values(byKey).map(async (row) => [(await stored(row)).role, (await stored(row)).content]));
   assert.deepEqual(contents.sort(), [['user', 'And now?'], ['user', 'Tell me about Acme Corp']]);
+});
+
+test('a call aborted before the model is called (a later middleware stops it) ends its turn at once, not at llmTimeoutMs: the user message stays, no reply', { timeout: 30_000 }, async () => {
+  const cid = randomId('ai-abort-early');
+  const agent = new NeotomaAgent({ conversationId: cid, transport: transport(), llmTimeoutMs: 600_000 });
+  // the turn the middleware opens, watched from outside
+  let turnDone;
+  const turn = agent.turn.bind(agent);
+  agent.turn = (...args) => (turnDone = turn(...args));
+  const abort = new AbortController();
+  const stopped = new Error('stopped by a later middleware');
+  const stopper = {
+    specificationVersion: 'v4',
+    transformParams: async () => {
+      abort.abort();
+      throw stopped;
+    },
+  };
+  const calls = openai.requests.length;
+  const model = wrapLanguageModel({ model: llm(), middleware: [neotomaMiddleware({ agent }), stopper] });
+  const err = await generateText({ model, prompt: 'Tell me about Acme Corp', abortSignal: abort.signal, maxRetries: 0 }).then(() => null, (e) => e);
+  assert.ok(err, 'the call failed');
+  assert.ok(turnDone, 'the turn was opened');
+  const ended = await turnDone.then(() => null, (e) => e);
+  assert.equal(ended?.name, 'AbortError', String(ended));
+  assert.equal(openai.requests.length, calls, 'the model was not called');
+  assert.deepEqual(Object.values(await rows(cid)).map((row) => row.role), ['user']);
 });
 
 test('a store Neotoma refuses before the model is called (a wrong token) rejects the call with that NeotomaError; the model is not called', async () => {
@@ -435,15 +470,19 @@ test('a store Neotoma refuses before the model is called (a wrong token) rejects
   assert.equal(openai.requests.length, calls);
 });
 
-test('waitUntil: generateText returns before the reply is stored, and the store finishes inside waitUntil', async () => {
+test('waitUntil: generateText returns before the reply is stored, and the store finishes inside waitUntil', { timeout: 30_000 }, async () => {
   const cid = randomId('ai-waituntil');
-  server.delay('/store', 400, { times: 1, match: (b) => String(b?.idempotency_key).endsWith('-assistant-turn') });
+  // the reply's /store is held until the test releases it: generateText must return without it
+  const replyStore = server.hold('/store', { match: (b) => String(b?.idempotency_key).endsWith('-assistant-turn') && String(b?.idempotency_key).includes(cid) });
   const bg = waitUntilCollector();
   openai.planReply(['Stored later.']);
   const r = await generateText({ model: wrapped({ conversationId: cid, waitUntil: bg.waitUntil }), prompt: 'Tell me about Acme Corp' });
   assert.equal(r.text, 'Stored later.');
+  assert.equal(bg.count(), 1, 'the reply store was handed to waitUntil');
   const early = Object.values(await rows(cid)).map((row) => row.role);
   assert.deepEqual(early, ['user'], 'not stored yet when generateText returned');
+  await replyStore.arrived; // the store was sent, and is held
+  replyStore.release();
   const [turn] = await bg.settled();
   assert.equal(turn.assistantMessage, 'Stored later.');
   const byKey = await rows(cid);

@@ -1,12 +1,14 @@
 // Turns do not leak wasm memory: after a warm-up, 800 more turns (a new agent every 100
 // turns, the old one freed) leave the module's linear memory where it was, give or take one
-// 64 KiB page, over HTTP and over a custom JS transport, and need no more slots in the table of
-// JS values Rust holds (wasm-bindgen's externref table). Linear memory never shrinks, so its size
-// is the allocator's high-water mark: a leak shows as growth. The leak this guards against (a
-// `JsFuture` per timer that lost its race, each lookup's retrieval deadline and the LLM timeout,
-// never freed, with its two JS callbacks; see `Sleep` in src/platform.rs) was 390-590 B and ~8
-// table slots per turn: 5-7 pages and ~6,000 slots over 800 turns. A count check, not a timing
-// one.
+// growth step of the allocator, over HTTP and over a custom JS transport, and need no more slots
+// in the table of JS values Rust holds (wasm-bindgen's externref table). Linear memory never
+// shrinks, so its size is the allocator's high-water mark: a leak shows as growth. The allocator
+// (`GrowByAnEighth` in src/lib.rs) grows the memory by an eighth of its size at a time (at least
+// a page), so one step is the most a high-water mark rounded up once can add; measured: 0. The
+// leak this guards against (a `JsFuture` per timer that lost its race, each lookup's retrieval
+// deadline and the LLM timeout, never freed, with its two JS callbacks; see `Sleep` in
+// src/platform.rs) was 390-590 B and ~8 table slots per turn: 310-470 KB and ~6,000 slots over
+// 800 turns, several steps. A count check, not a timing one.
 //
 // The server runs in a child process: its embedded store would otherwise grow this memory with
 // what the turns store. A fresh one per test: its lookups slow down as its store grows.
@@ -22,8 +24,9 @@ import { randomToken, randomId, SEED } from '../server/harness.mjs';
 const WARM_UP_TURNS = 150;
 const TURNS = 800;
 const AGENT_TURNS = 100;
-/** One page: the allocator may round a high-water mark up once. The leak was 5-7 pages. */
-const MAX_GROWTH_BYTES = 64 * 1024;
+const PAGE = 64 * 1024;
+/** The old leak's smallest rate: the bound must stay below what it added over TURNS turns. */
+const OLD_LEAK_BYTES_PER_TURN = 390;
 /**
  * Three lookups (and three deadlines) a turn, of the three seeded entities. Named by the
  * extractor, not in the text: turns that named them would be found by every later lookup, each
@@ -97,11 +100,17 @@ async function growth(options) {
   await run(WARM_UP_TURNS, options);
   const before = { bytes: memory.buffer.byteLength, externrefs: externrefs.length };
   await run(TURNS, options);
-  return { bytes: memory.buffer.byteLength - before.bytes, externrefs: externrefs.length - before.externrefs };
+  return { before: before.bytes, bytes: memory.buffer.byteLength - before.bytes, externrefs: externrefs.length - before.externrefs };
 }
 
+/** One growth step of the allocator from a memory of `bytes`: an eighth of it, in whole pages, at least one. */
+const growthStep = (bytes) => Math.max(1, Math.ceil(bytes / 8 / PAGE)) * PAGE;
+
 function assertFlat(grew) {
-  assert.ok(grew.bytes <= MAX_GROWTH_BYTES, `wasm memory grew ${grew.bytes} B over ${TURNS} turns (${(grew.bytes / TURNS).toFixed(0)} B per turn)`);
+  const bound = growthStep(grew.before);
+  // a memory so large that one step would hide the old leak needs a longer run to tell
+  assert.ok(bound < OLD_LEAK_BYTES_PER_TURN * TURNS, `one growth step from ${grew.before} B is ${bound} B: more than the old leak over ${TURNS} turns`);
+  assert.ok(grew.bytes <= bound, `wasm memory grew ${grew.bytes} B from ${grew.before} B over ${TURNS} turns (${(grew.bytes / TURNS).toFixed(0)} B per turn; one growth step is ${bound} B)`);
   // freed slots are reused exactly (a free list; no fragmentation), so a steady state needs no more
   assert.equal(grew.externrefs, 0, `the externref table grew ${grew.externrefs} slots over ${TURNS} turns`);
 }

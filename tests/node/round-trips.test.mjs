@@ -1,7 +1,10 @@
 // Round trips on a turn's critical path, counted (not timed) against the local Neotoma-shaped
 // server, for messages naming 0, 1, 4 and 8 identifiers that exist in the server (so every lookup
-// finds its entity). Every request is held a little by the server (`delay`), so requests sent
-// together really overlap in its log. From the log's timestamps and the moment the callback is
+// finds its entity). The server holds the lookups until all n have arrived (a barrier: `hold`),
+// so lookups sent together overlap in its log however slow the machine; lookups sent one after
+// another never fill it (the held lookup times out and the test fails). In an
+// overlapped turn it holds the user /store until the callback is invoked: the callback runs
+// while that store is in flight. From the log's timestamps and the moment the callback is
 // invoked:
 //   - before the callback: the requests it waited for (answered before it was invoked);
 //   - after: the turn's other requests;
@@ -21,8 +24,6 @@ import { startTestServer, seed, randomId, httpAgent, recordingStorage } from '..
 
 const RETRIEVE = '/retrieve_entity_by_identifier';
 const STORE = '/store';
-/** Held per request: requests sent in one go are in flight together, even on a busy machine. */
-const HOLD_MS = 50;
 
 const ENTITIES = [
   { entity_type: 'person', name: 'Sarah Chen' },
@@ -42,8 +43,6 @@ before(async () => {
   server = await startTestServer();
   const got = await seed(server, ENTITIES, 'seed-round-trips');
   ENTITIES.forEach((e, i) => idOf.set(e.name, got[i]));
-  server.delay(RETRIEVE, HOLD_MS);
-  server.delay(STORE, HOLD_MS);
 });
 
 after(async () => {
@@ -76,16 +75,29 @@ async function measure(n, overlapUserStore) {
   assert.deepEqual(extractIdentifiers(text), names, 'the message names exactly these identifiers');
   const cid = randomId(overlapUserStore ? 'rt-overlap' : 'rt-plain');
   const agent = httpAgent(server, cid, { overlapUserStore, outbox: recordingStorage(), retrievalTimeoutMs: 10_000 });
+  if (n > 0) {
+    const lookupWave = server.hold(RETRIEVE, { count: n });
+    lookupWave.arrived.then(lookupWave.release);
+  }
+  // overlapped: the user /store is answered only once the callback runs (plain: never held, the
+  // callback waits for it)
+  const userStore = overlapUserStore ? server.hold(STORE, { match: (b) => b?.idempotency_key === idempotencyKey(cid, 't1', 'user') }) : null;
   let invokedAt;
   const from = server.requests.length;
-  const result = await agent.turn(
-    text,
-    () => {
-      invokedAt = performance.now();
-      return 'Noted.';
-    },
-    { turnId: 't1' },
-  );
+  let result;
+  try {
+    result = await agent.turn(
+      text,
+      () => {
+        invokedAt = performance.now();
+        userStore?.release();
+        return 'Noted.';
+      },
+      { turnId: 't1' },
+    );
+  } finally {
+    server.clearFaults(); // a hold left unfilled by a failed turn does not catch the next one's requests
+  }
   await server.whenIdle();
   const requests = server.requests.slice(from);
   assert.deepEqual(

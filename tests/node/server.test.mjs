@@ -198,6 +198,59 @@ test("delay('*') holds every path without a delay of its own; a path's own delay
   assert.equal(server.requests.at(-1).delayedMs, undefined, "delay('*', 0) clears it");
 });
 
+test('hold(): requests wait until release(); arrived resolves once count have come; a barrier answers them together', async () => {
+  const note = (title) => ({ entities: [{ entity_type: 'note', title }], idempotency_key: `hold-${title}` });
+  const byKey = (key) => server.requests.find((r) => r.body?.idempotency_key === key);
+  /** Until the request with `key` is held (bounded by the test's timeout, not by a clock). */
+  const untilHeld = async (key) => {
+    while (!byKey(key)?.held) await new Promise((r) => setImmediate(r));
+  };
+  // held until the test releases them; only matching requests; others go through
+  const h = server.hold('/store', { count: 2, match: (b) => b.idempotency_key.startsWith('hold-h') });
+  let arrived = false;
+  h.arrived.then(() => (arrived = true));
+  const first = call(server, 'POST', '/store', note('h1'));
+  await untilHeld('hold-h1');
+  assert.equal((await call(server, 'POST', '/store', note('other'))).status, 200, 'not matched: not held');
+  assert.equal(h.held(), 1);
+  assert.equal(arrived, false);
+  const second = call(server, 'POST', '/store', note('h2'));
+  await h.arrived;
+  assert.equal(h.held(), 2);
+  assert.deepEqual([byKey('hold-h1').status, byKey('hold-h2').status], [0, 0], 'neither answered before release()');
+  assert.deepEqual([byKey('hold-h1').held, byKey('hold-h2').held, byKey('hold-other').held], [true, true, undefined]);
+  h.release();
+  assert.deepEqual([(await first).status, (await second).status], [200, 200]);
+  assert.equal((await call(server, 'POST', '/store', note('h3'))).status, 200, 'count reached: the hold is gone');
+  assert.equal(byKey('hold-h3').held, undefined);
+
+  // a barrier: every request received before the first is answered
+  const barrier = server.hold('/retrieve_entity_by_identifier', { count: 4 });
+  barrier.arrived.then(barrier.release);
+  const from = server.requests.length;
+  const answers = await Promise.all(['a', 'b', 'c', 'd'].map((identifier) => call(server, 'POST', '/retrieve_entity_by_identifier', { identifier })));
+  assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200]);
+  const wave = server.requests.slice(from);
+  assert.ok(Math.max(...wave.map((r) => r.receivedAt)) <= Math.min(...wave.map((r) => r.respondedAt)), 'all received before any was answered');
+
+  // clearFaults() releases what a hold still holds
+  server.hold('/store', { count: 5 });
+  const pending = call(server, 'POST', '/store', note('cleared'));
+  await untilHeld('hold-cleared');
+  server.clearFaults();
+  assert.equal((await pending).status, 200);
+  assert.throws(() => server.hold('/store', { count: 0 }), /count/);
+});
+
+test('close() ends a request held by hold(): it fails', async () => {
+  const s = await startServer({ token: randomToken() });
+  const h = s.hold('/store');
+  const pending = call(s, 'POST', '/store', { entities: [{ entity_type: 'note', title: 'x' }], idempotency_key: 'k' }).catch((e) => e);
+  await h.arrived;
+  await s.close();
+  assert.ok((await pending) instanceof Error, 'the held request fails on close');
+});
+
 test('close() returns promptly even with a request held by delay()', async () => {
   const s = await startServer({ token: randomToken() });
   s.delay('/store', 60_000);

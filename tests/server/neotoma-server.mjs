@@ -7,9 +7,10 @@
 // No framework: node:http only. Binds to the loopback interface only.
 //
 // Test hooks: per-path request counts and a request log, injected failures (`failNext`),
-// injected latency (`delay`), and a seeded fault mode (`setFaults`, rules and kinds in
-// tests/server/faults.mjs): dropped connections before or after the write, delays, hangs, 503
-// bursts, 429 with Retry-After, truncated JSON, HTML error pages.
+// injected latency (`delay`), requests held until the test releases them (`hold`), and a
+// seeded fault mode (`setFaults`, rules and kinds in tests/server/faults.mjs): dropped
+// connections before or after the write, delays, hangs, 503 bursts, 429 with Retry-After,
+// truncated JSON, HTML error pages.
 //
 // API:
 //   const server = await startServer({ port = 0, host = '127.0.0.1', token, allowOrigin,
@@ -23,12 +24,16 @@
 //   server.failNext(path, status = 500, body?, { times = 1, headers, match } = {})
 //   server.delay(path, ms, { times = Infinity, match } = {})   (ms <= 0 or null clears the path;
 //                            path '*': every request whose path has no delay of its own)
+//   server.hold(path, { count = 1, match } = {}) -> { arrived, held(), release() }
+//                            (the next `count` requests to path held until release(); `arrived`
+//                             resolves once all `count` are held; a barrier: arrived.then(release))
 //   server.setFaults({ seed, rules: [{ path, p, kind, ... }] })   (replaces the rules, resets the counts)
 //   server.faultCounts()     -> { 'drop-request': n, 'drop-response': n, delay: n, hang: n, unavailable: n,
 //                                 'rate-limit': n, truncated: n, 'html-error': n }   (since setFaults)
 //   server.faultLog          -> [{ path, identity, kind, status?, ms?, retryAfter?, cut? }]
 //   server.faultSeed         -> the seed in use (a number), or null
-//   server.clearFaults()     -> removes failNext, delay and setFaults faults (counts and log are kept)
+//   server.clearFaults()     -> removes failNext, delay, hold and setFaults faults, releasing held
+//                               requests (counts and log are kept)
 //   request log entries also have `handled` (the store saw the request) and, under setFaults, `fault` (the kind)
 //   await server.whenIdle()  -> resolves when no request is in flight
 //   await server.close()
@@ -136,6 +141,10 @@ export async function startServer({
   /** path -> [{ms, times, match}], first matching entry wins */
   const delays = new Map();
   const pendingTimers = new Set();
+  /** path -> [hold], first matching entry wins; a hold leaves it once `count` requests arrived */
+  const holds = new Map();
+  /** Holds not released yet (with requests waiting or still to come), released on close. */
+  const unreleased = new Set();
   /** The seeded fault mode (`setFaults`), or null. */
   let faultPlan = null;
   /** Hung requests, released when the server closes. */
@@ -295,6 +304,21 @@ export async function startServer({
         return false;
       }
     };
+
+    const hq = holds.get(path);
+    const h = hq && hq.find(matches);
+    if (h) {
+      if (++h.arrivedCount === h.count) {
+        hq.splice(hq.indexOf(h), 1);
+        if (hq.length === 0) holds.delete(path);
+        h.allArrived();
+      }
+      if (!h.released) {
+        entry.held = true;
+        await new Promise((resolve) => h.waiting.push(resolve));
+        if (closed) return;
+      }
+    }
 
     const delayKey = delays.has(path) ? path : '*';
     const dq = delays.get(delayKey);
@@ -518,6 +542,37 @@ export async function startServer({
       if (!delays.has(path)) delays.set(path, []);
       delays.get(path).push({ ms, times, match });
     },
+    /**
+     * Hold the next `count` requests to `path` (optionally only those matching `match(body)`),
+     * after auth and before any delay or failure, until `release()`: held ones are marked `held`
+     * in the log, held() counts those that arrived, `arrived` resolves once all `count` have. The
+     * test orders what happens next by events, not by time. A barrier (no request answered until
+     * all have arrived): `const h = server.hold(path, { count: 4 }); h.arrived.then(h.release)`.
+     * After release() the hold's later requests go through at once. close() and clearFaults()
+     * release every hold.
+     */
+    hold(path, { count = 1, match } = {}) {
+      if (!Number.isInteger(count) || count < 1) throw new Error('hold: count must be a positive integer');
+      let allArrived;
+      const arrived = new Promise((resolve) => (allArrived = resolve));
+      const h = {
+        count,
+        match,
+        arrivedCount: 0,
+        waiting: [],
+        released: false,
+        allArrived,
+        release() {
+          h.released = true;
+          unreleased.delete(h);
+          for (const go of h.waiting.splice(0)) go();
+        },
+      };
+      if (!holds.has(path)) holds.set(path, []);
+      holds.get(path).push(h);
+      unreleased.add(h);
+      return { arrived, held: () => h.arrivedCount, release: h.release };
+    },
     /** Resolves once no request is being handled (e.g. a delayed one a client timed out on). */
     whenIdle() {
       return inflight === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve));
@@ -543,6 +598,8 @@ export async function startServer({
     clearFaults() {
       failures.clear();
       delays.clear();
+      holds.clear();
+      for (const h of [...unreleased]) h.release();
       faultPlan = null;
     },
     async close() {
@@ -553,6 +610,8 @@ export async function startServer({
       for (const w of idleWaiters.splice(0)) w();
       for (const w of [...closeWaiters]) w();
       closeWaiters.clear();
+      holds.clear();
+      for (const h of [...unreleased]) h.release();
       await new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
