@@ -279,6 +279,8 @@ struct Scanner<'a> {
     seen_spelling: FnvHashSet<&'a str>,
     /// The last span pushed: a name repeated back to back is dropped without hashing it.
     last_spelling: &'a str,
+    /// The last word looked up in the lexicon and its flags.
+    last_lookup: (&'a str, u32),
     run: Vec<El>,
     run_words: usize,
     overflow: bool,
@@ -305,6 +307,7 @@ impl<'a> Scanner<'a> {
             seen: FnvHashSet::default(),
             seen_spelling: FnvHashSet::default(),
             last_spelling: "",
+            last_lookup: ("", 0),
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
             run_words: 0,
             overflow: false,
@@ -326,6 +329,17 @@ impl<'a> Scanner<'a> {
             self.shape_answers.insert((asked, w), yes);
         }
         yes
+    }
+
+    /// `lookup(w)`, remembering the last word asked: a repeated word ("Joe's Joe's", "a a")
+    /// is compared, not hashed and probed again.
+    fn lookup(&mut self, w: &'a str) -> u32 {
+        if w == self.last_lookup.0 {
+            return self.last_lookup.1;
+        }
+        let flags = lookup(w);
+        self.last_lookup = (w, flags);
+        flags
     }
 
     fn full(&self) -> bool {
@@ -609,9 +623,7 @@ impl<'a> Scanner<'a> {
         }
         match kind {
             // An apostrophe only opens a quote when it does not sit inside a word.
-            2 | 3 if self.prev(i).is_some_and(is_wordish) || !next.is_alphanumeric() => {
-                return None
-            }
+            2 | 3 if self.prev(i).is_some_and(is_wordish) || !is_alphanumeric(next) => return None,
             // "``" / "```": code fences and doubled backticks are not quotes.
             4 if next == '`' => return None,
             _ => {}
@@ -1208,7 +1220,11 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if shape.upper == 0 {
-            let flags = if self.run.is_empty() { 0 } else { lookup(w) };
+            let flags = if self.run.is_empty() {
+                0
+            } else {
+                self.lookup(w)
+            };
             let joined = if flags & F_CONNECTOR != 0 {
                 self.try_conn(flags, w == "of")
             } else if flags & F_MID_DROP != 0 && self.title_mode() {
@@ -1221,7 +1237,7 @@ impl<'a> Scanner<'a> {
             }
             return false;
         }
-        let flags = lookup(w);
+        let flags = self.lookup(w);
         if shape.lower == 0 {
             if shape.chars == 1 {
                 if w == "I" {
@@ -1558,12 +1574,20 @@ impl<'a> Scanner<'a> {
         self.sentence_start = true;
     }
 
+    /// Ends the run, outputting the name it spells. Nothing to flush (the usual case, several
+    /// times a token) is decided inline, without a call.
+    #[inline(always)]
     fn flush(&mut self) {
         self.poss = None;
         if self.run.is_empty() && !self.overflow {
             self.run_words = 0;
             return;
         }
+        self.flush_run();
+    }
+
+    #[inline(never)]
+    fn flush_run(&mut self) {
         let span = self.run_span();
         self.run.clear();
         self.run_words = 0;
@@ -1648,6 +1672,10 @@ impl<'a> Scanner<'a> {
         if self.full() {
             return;
         }
+        if s == self.last_spelling {
+            // The last span again ("Joe's Joe's"): trimmed and cut already, and seen.
+            return;
+        }
         let plain = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !is_space(char::from(b)));
         let s = if plain(s.as_bytes().first()) && plain(s.as_bytes().last()) {
             s
@@ -1726,8 +1754,22 @@ fn is_line_break(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{2029}')
 }
 
+/// `char::is_alphanumeric`, without a call for ASCII.
+#[inline(always)]
+fn is_alphanumeric(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric()
+    } else {
+        c.is_alphanumeric()
+    }
+}
+
 #[inline(always)]
 fn is_wordish(c: char) -> bool {
+    // ASCII first: no CJK or mark range to test, and no call into the Unicode tables.
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
     is_cjk_letter(c) || c.is_alphanumeric() || is_mark(c)
 }
 
