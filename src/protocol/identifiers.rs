@@ -425,7 +425,12 @@ impl<'a> Scanner<'a> {
             if let Some((cs, ce, next, next_ci)) = self.try_quote(i, ci, c, len) {
                 self.flush();
                 let content = self.slice(cs, ce);
-                self.push_quote(content);
+                // `{"region": "eu-west-1"}`: a double-quoted string right before a colon is a
+                // key of pasted JSON, a field's name rather than a value.
+                let key = c == '"' && self.bytes.get(next) == Some(&b':');
+                if !key {
+                    self.push_quote(content);
+                }
                 self.sentence_start = false;
                 self.cue_word = None;
                 (i, ci) = (next, next_ci);
@@ -456,12 +461,15 @@ impl<'a> Scanner<'a> {
                 while let Some(&b) = self.bytes.get(j) {
                     // ASCII, byte by byte; other chars decoded.
                     let dl = if b < 0x80 {
+                        // "1,250,000": a comma between digits groups thousands only when three
+                        // digits follow it ("web-01,10.0.3.7" in a CSV row is two cells).
+                        let digit = |p: usize| self.bytes.get(p).is_some_and(u8::is_ascii_digit);
                         let digit_comma = b == b','
-                            && self
-                                .bytes
-                                .get(j.wrapping_sub(1))
-                                .is_some_and(u8::is_ascii_digit)
-                            && self.bytes.get(j + 1).is_some_and(u8::is_ascii_digit);
+                            && digit(j.wrapping_sub(1))
+                            && digit(j + 1)
+                            && digit(j + 2)
+                            && digit(j + 3)
+                            && !digit(j + 4);
                         if !is_ascii_token_byte(b) && !digit_comma {
                             break;
                         }
@@ -931,7 +939,11 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if is_windows_path(w) {
-            let end = end + self.windows_path_after_space(w, end);
+            // `C:\Projects\Orion\`: a folder's trailing backslash belongs to its path.
+            let end = match self.windows_path_after_space(w, end) {
+                0 => end + usize::from(self.bytes.get(end) == Some(&b'\\')),
+                more => end + more,
+            };
             self.emit_id(b, end);
             return false;
         }
@@ -2434,6 +2446,12 @@ mod tests {
 
     #[test]
     fn identifiers_paths_addresses_and_grouped_numbers() {
+        // CSV cells, JSON keys, a folder's trailing backslash, a department.
+        check("db-07,10.1.2.3\n", &["db-07", "10.1.2.3"]);
+        check("paid 1,250,000 to ACC-12", &["ACC-12"]);
+        check("{\"owner\": \"Ravi Das\"}", &["Ravi Das"]);
+        check("Is D:\\Music\\Live\\ gone?", &["D:\\Music\\Live\\"]);
+        check("Ask IT and HR about Zorbix", &["Zorbix"]);
         check(
             "See C:\\Temp\\a.txt and \\\\nas\\docs",
             &["C:\\Temp\\a.txt", "\\\\nas\\docs"],
