@@ -129,15 +129,16 @@ fn identifier_extraction_chat_tune2_set_f1() {
 
 /// A third independent author's chat messages (Slack-style mentions and emoji codes, tickets,
 /// logs, code, many languages), by the same rules as the tune2 set; labels as delivered.
-/// Untuned F1 0.856 (P 0.867 R 0.845), 0.876 after rules of shape and context (CSV cells,
-/// JSON keys, a folder's trailing backslash) and a department acronym ("IT").
+/// Untuned F1 0.856 (P 0.867 R 0.845); 0.912 after rules of shape and context (CSV cells,
+/// JSON keys, a folder's trailing backslash, given names that are also words, a shop's
+/// possessive after an article or in a table cell) and a department acronym ("IT").
 #[test]
 fn identifier_extraction_chat_tune3_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune3 set)",
         "identifiers-chat-tune3.jsonl",
     );
-    assert!(f1 >= 0.86, "F1 {f1:.3} is below 0.86");
+    assert!(f1 >= 0.9, "F1 {f1:.3} is below 0.9");
 }
 
 /// The held-out set: chat text of the same kinds (177 rows), written by another author apart

@@ -868,9 +868,12 @@ impl<'a> Scanner<'a> {
         if possessive {
             let (base_end, end) = (b + base.len(), b + w.len());
             // Punctuation (or the end) right after the token: "from Trader Joe's?".
-            let at_boundary =
-                trail_punct || !matches!(self.ch(token_end), Some((c, _)) if is_space(c));
-            if at_boundary {
+            // A tab or the line's end after it (a table cell, a list item) likewise.
+            let at_boundary = trail_punct
+                || !matches!(self.ch(token_end), Some((c, _)) if is_space(c) && c != '\t' && !is_line_break(c));
+            if at_boundary || self.article_before_run() {
+                // "a Trader Joe's bag", "the Macy's gift card": a person's possessive takes no
+                // article; a shop's name does.
                 self.extend_last_word(base_end, end);
             } else if matches!(self.run.last(), Some(El::Word(last)) if last.end == base_end) {
                 self.poss = Some((base_end, end));
@@ -1294,9 +1297,12 @@ impl<'a> Scanner<'a> {
             if self.title_mode() {
                 // "The Midnight Library"
                 self.word(b, b + w.len(), Kind::Cap, flags);
-            } else if is_name_like_month(w) && self.cap_word_follows(b + w.len()) {
+            } else if is_name_like_month(w)
+                && (self.cap_word_follows(b + w.len()) || self.possessive_at(b + w.len()))
+            {
                 // "May Lin joined", "June Carter's album": a month that is also a given
-                // name, right before a capitalised word, starts a name.
+                // name, right before a capitalised word, starts a name; "June's email": a
+                // month owns nothing, a person does.
                 self.flush();
                 self.word(b, b + w.len(), Kind::Cap, flags);
             } else {
@@ -1614,6 +1620,20 @@ impl<'a> Scanner<'a> {
         if self.overflow {
             return None;
         }
+        if let [El::Word(w)] = self.run.as_slice() {
+            // "Will's sister", "Will, tickets are booked", "Hope said", "see June's email": a
+            // given name that is also a word (or a month) names a person when it owns
+            // something, is addressed or said something; a verb or a month does neither.
+            // The span without an 's kept in it ("June's email"): a person's, not a shop's.
+            let (name, _) = strip_possessive(self.slice(w.start, w.end));
+            let person = w.kind == Kind::Cap
+                && (w.has(F_GIVEN) || (w.has(F_TIME) && is_name_like_month(name)))
+                && (self.owns(w)
+                    || (w.has(F_GIVEN) && w.sent_init && self.clause_ends_after(w.end)));
+            if person {
+                return Some((w.start, w.start + name.len()));
+            }
+        }
         let run = &self.run[..];
         let mut hi = run.len();
         while hi > 0 && matches!(run[hi - 1], El::Conn { .. } | El::Ord { .. }) {
@@ -1627,10 +1647,13 @@ impl<'a> Scanner<'a> {
                 // "Will Smith's agent", "Hope Solo's book": a given name that is also a word,
                 // before a capitalised word the lexicon does not know and that owns something
                 // ("Will Sarah join?" stays a question).
+                // "Grant Thompson asked", "To: Will Carter", "Will Turner,": or that ends the
+                // clause (a comma, the line's end, a past-tense verb next).
                 El::Word(w)
                     if w.has(F_GIVEN)
                         && matches!(run.get(lo + 1), Some(El::Word(next))
-                            if next.kind == Kind::Cap && next.flags == 0 && self.owns(next)) =>
+                            if next.kind == Kind::Cap && next.flags == 0
+                                && (self.owns(next) || self.clause_ends_after(next.end))) =>
                 {
                     break
                 }
@@ -1661,6 +1684,43 @@ impl<'a> Scanner<'a> {
             El::Conn { .. } | El::Ord { .. } => return None,
         };
         Some((start, end))
+    }
+
+    /// Whether the run opens right after a lowercase article ("a", "an", "the").
+    fn article_before_run(&self) -> bool {
+        let start = match self.run.first() {
+            Some(El::Word(w)) => w.start,
+            _ => return false,
+        };
+        let before = self.slice(0, start);
+        [" a ", " an ", " the "]
+            .iter()
+            .any(|a| before.ends_with(a) || before == &a[1..])
+    }
+
+    /// Whether a possessive `'s` starts at byte `p`.
+    fn possessive_at(&self, p: usize) -> bool {
+        let after = self.slice(p, self.bytes.len());
+        ["'s", "’s", "'S", "’S"]
+            .iter()
+            .any(|s| after.starts_with(s))
+    }
+
+    /// Whether the clause ends right after byte `p`: a comma, the line's or the text's end,
+    /// or a verb of telling or a past tense ("Grant Thompson asked", "Hope said").
+    fn clause_ends_after(&self, p: usize) -> bool {
+        match self.bytes.get(p) {
+            None | Some(b',' | b'\n' | b'\r') => true,
+            Some(b' ') => {
+                let rest = self.slice(p + 1, self.bytes.len());
+                let word = &rest[..rest
+                    .find(|c: char| !c.is_ascii_lowercase())
+                    .unwrap_or(rest.len())];
+                (word.len() >= 4 && word.ends_with("ed"))
+                    || matches!(word, "said" | "says" | "told" | "sent" | "wrote" | "paid")
+            }
+            _ => false,
+        }
     }
 
     /// Whether a word carries a possessive `'s` (kept in it, or right after it).
@@ -2442,6 +2502,19 @@ mod tests {
             &["Hope Lange", "Priya"],
         );
         check("FWIW the COI came.", &[]);
+    }
+
+    #[test]
+    fn identifiers_given_names_that_are_words_and_shop_possessives() {
+        check("Mark Ellison called back", &["Mark Ellison"]);
+        check("Will Sarah join?", &["Sarah"]);
+        check("Will, the cab is here", &["Will"]);
+        check("Hope said hi to Zed", &["Hope", "Zed"]);
+        check("Hope you are well", &[]);
+        check("Did you read May's notes?", &["May"]);
+        check("Bring a Wendy's burger", &["Wendy's"]);
+        check("Maria's birthday is soon", &["Maria"]);
+        check("shop\tFred's\t12.00", &["Fred's"]);
     }
 
     #[test]
