@@ -1625,9 +1625,15 @@ impl<'a> Scanner<'a> {
             // given name that is also a word (or a month) names a person when it owns
             // something, is addressed or said something; a verb or a month does neither.
             // The span without an 's kept in it ("June's email"): a person's, not a shop's.
-            let (name, _) = strip_possessive(self.slice(w.start, w.end));
-            let person = w.kind == Kind::Cap
-                && (w.has(F_GIVEN) || (w.has(F_TIME) && is_name_like_month(name)))
+            // Most words are neither given names nor months: asked first.
+            let maybe = w.kind == Kind::Cap && w.has(F_GIVEN | F_TIME);
+            let (name, _) = if maybe {
+                strip_possessive(self.slice(w.start, w.end))
+            } else {
+                ("", false)
+            };
+            let person = maybe
+                && (w.has(F_GIVEN) || is_name_like_month(name))
                 && (self.owns(w)
                     || (w.has(F_GIVEN) && w.sent_init && self.clause_ends_after(w.end)));
             if person {
@@ -1692,10 +1698,26 @@ impl<'a> Scanner<'a> {
             Some(El::Word(w)) => w.start,
             _ => return false,
         };
-        let before = self.slice(0, start);
-        [" a ", " an ", " the "]
-            .iter()
-            .any(|a| before.ends_with(a) || before == &a[1..])
+        // Bytes, and only the few before the run: this is asked at every possessive.
+        let Some(head) = start
+            .checked_sub(1)
+            .filter(|&p| self.bytes.get(p) == Some(&b' '))
+            .and_then(|p| self.bytes.get(..p))
+        else {
+            return false;
+        };
+        let word = |a: &[u8]| {
+            let Some(at) = head.len().checked_sub(a.len()) else {
+                return false;
+            };
+            head.get(at..) == Some(a) && (at == 0 || head.get(at - 1) == Some(&b' '))
+        };
+        match head.last() {
+            Some(b'a') => word(b"a"),
+            Some(b'n') => word(b"an"),
+            Some(b'e') => word(b"the"),
+            _ => false,
+        }
     }
 
     /// Whether a possessive `'s` starts at byte `p`.
@@ -2049,9 +2071,19 @@ fn strip_possessive(w: &str) -> (&str, bool) {
     } else {
         return (w, false);
     };
-    match w.get(..w.len() - cut) {
-        Some(base) if base.chars().last().is_some_and(is_wordish) => (base, true),
-        _ => (w, false),
+    let Some(base) = w.get(..w.len() - cut) else {
+        return (w, false);
+    };
+    // The char before the apostrophe: a byte when ASCII (the usual case), else decoded.
+    let wordish = match base.as_bytes().last() {
+        Some(&b) if b < 0x80 => b.is_ascii_alphanumeric(),
+        Some(_) => base.chars().next_back().is_some_and(is_wordish),
+        None => false,
+    };
+    if wordish {
+        (base, true)
+    } else {
+        (w, false)
     }
 }
 
