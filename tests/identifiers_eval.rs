@@ -127,6 +127,20 @@ fn identifier_extraction_chat_tune2_set_f1() {
     assert!(f1 >= 0.9, "F1 {f1:.3} is below 0.9");
 }
 
+/// A third independent author's chat messages (Slack-style mentions and emoji codes, tickets,
+/// logs, code, many languages), by the same rules as the tune2 set; labels as delivered.
+/// Untuned F1 0.856 (P 0.867 R 0.845); 0.912 after rules of shape and context (CSV cells,
+/// JSON keys, a folder's trailing backslash, given names that are also words, a shop's
+/// possessive after an article or in a table cell) and a department acronym ("IT").
+#[test]
+fn identifier_extraction_chat_tune3_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat tune3 set)",
+        "identifiers-chat-tune3.jsonl",
+    );
+    assert!(f1 >= 0.9, "F1 {f1:.3} is below 0.9");
+}
+
 /// The held-out set: chat text of the same kinds (177 rows), written by another author apart
 /// from the extractor, by the same rules as the tune2 set, and never looked at while tuning.
 /// Its score is the estimate of how the extractor does on chat text it has not seen: F1 0.685

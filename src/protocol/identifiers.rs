@@ -279,6 +279,8 @@ struct Scanner<'a> {
     seen_spelling: FnvHashSet<&'a str>,
     /// The last span pushed: a name repeated back to back is dropped without hashing it.
     last_spelling: &'a str,
+    /// The last word looked up in the lexicon and its flags.
+    last_lookup: (&'a str, u32),
     run: Vec<El>,
     run_words: usize,
     overflow: bool,
@@ -305,6 +307,7 @@ impl<'a> Scanner<'a> {
             seen: FnvHashSet::default(),
             seen_spelling: FnvHashSet::default(),
             last_spelling: "",
+            last_lookup: ("", 0),
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
             run_words: 0,
             overflow: false,
@@ -326,6 +329,17 @@ impl<'a> Scanner<'a> {
             self.shape_answers.insert((asked, w), yes);
         }
         yes
+    }
+
+    /// `lookup(w)`, remembering the last word asked: a repeated word ("Joe's Joe's", "a a")
+    /// is compared, not hashed and probed again.
+    fn lookup(&mut self, w: &'a str) -> u32 {
+        if w == self.last_lookup.0 {
+            return self.last_lookup.1;
+        }
+        let flags = lookup(w);
+        self.last_lookup = (w, flags);
+        flags
     }
 
     fn full(&self) -> bool {
@@ -411,7 +425,12 @@ impl<'a> Scanner<'a> {
             if let Some((cs, ce, next, next_ci)) = self.try_quote(i, ci, c, len) {
                 self.flush();
                 let content = self.slice(cs, ce);
-                self.push_quote(content);
+                // `{"region": "eu-west-1"}`: a double-quoted string right before a colon is a
+                // key of pasted JSON, a field's name rather than a value.
+                let key = c == '"' && self.bytes.get(next) == Some(&b':');
+                if !key {
+                    self.push_quote(content);
+                }
                 self.sentence_start = false;
                 self.cue_word = None;
                 (i, ci) = (next, next_ci);
@@ -442,12 +461,15 @@ impl<'a> Scanner<'a> {
                 while let Some(&b) = self.bytes.get(j) {
                     // ASCII, byte by byte; other chars decoded.
                     let dl = if b < 0x80 {
+                        // "1,250,000": a comma between digits groups thousands only when three
+                        // digits follow it ("web-01,10.0.3.7" in a CSV row is two cells).
+                        let digit = |p: usize| self.bytes.get(p).is_some_and(u8::is_ascii_digit);
                         let digit_comma = b == b','
-                            && self
-                                .bytes
-                                .get(j.wrapping_sub(1))
-                                .is_some_and(u8::is_ascii_digit)
-                            && self.bytes.get(j + 1).is_some_and(u8::is_ascii_digit);
+                            && digit(j.wrapping_sub(1))
+                            && digit(j + 1)
+                            && digit(j + 2)
+                            && digit(j + 3)
+                            && !digit(j + 4);
                         if !is_ascii_token_byte(b) && !digit_comma {
                             break;
                         }
@@ -609,9 +631,7 @@ impl<'a> Scanner<'a> {
         }
         match kind {
             // An apostrophe only opens a quote when it does not sit inside a word.
-            2 | 3 if self.prev(i).is_some_and(is_wordish) || !next.is_alphanumeric() => {
-                return None
-            }
+            2 | 3 if self.prev(i).is_some_and(is_wordish) || !is_alphanumeric(next) => return None,
             // "``" / "```": code fences and doubled backticks are not quotes.
             4 if next == '`' => return None,
             _ => {}
@@ -848,9 +868,12 @@ impl<'a> Scanner<'a> {
         if possessive {
             let (base_end, end) = (b + base.len(), b + w.len());
             // Punctuation (or the end) right after the token: "from Trader Joe's?".
-            let at_boundary =
-                trail_punct || !matches!(self.ch(token_end), Some((c, _)) if is_space(c));
-            if at_boundary {
+            // A tab or the line's end after it (a table cell, a list item) likewise.
+            let at_boundary = trail_punct
+                || !matches!(self.ch(token_end), Some((c, _)) if is_space(c) && c != '\t' && !is_line_break(c));
+            if at_boundary || self.article_before_run() {
+                // "a Trader Joe's bag", "the Macy's gift card": a person's possessive takes no
+                // article; a shop's name does.
                 self.extend_last_word(base_end, end);
             } else if matches!(self.run.last(), Some(El::Word(last)) if last.end == base_end) {
                 self.poss = Some((base_end, end));
@@ -919,7 +942,11 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if is_windows_path(w) {
-            let end = end + self.windows_path_after_space(w, end);
+            // `C:\Projects\Orion\`: a folder's trailing backslash belongs to its path.
+            let end = match self.windows_path_after_space(w, end) {
+                0 => end + usize::from(self.bytes.get(end) == Some(&b'\\')),
+                more => end + more,
+            };
             self.emit_id(b, end);
             return false;
         }
@@ -1208,7 +1235,11 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if shape.upper == 0 {
-            let flags = if self.run.is_empty() { 0 } else { lookup(w) };
+            let flags = if self.run.is_empty() {
+                0
+            } else {
+                self.lookup(w)
+            };
             let joined = if flags & F_CONNECTOR != 0 {
                 self.try_conn(flags, w == "of")
             } else if flags & F_MID_DROP != 0 && self.title_mode() {
@@ -1221,7 +1252,7 @@ impl<'a> Scanner<'a> {
             }
             return false;
         }
-        let flags = lookup(w);
+        let flags = self.lookup(w);
         if shape.lower == 0 {
             if shape.chars == 1 {
                 if w == "I" {
@@ -1266,9 +1297,12 @@ impl<'a> Scanner<'a> {
             if self.title_mode() {
                 // "The Midnight Library"
                 self.word(b, b + w.len(), Kind::Cap, flags);
-            } else if is_name_like_month(w) && self.cap_word_follows(b + w.len()) {
+            } else if is_name_like_month(w)
+                && (self.cap_word_follows(b + w.len()) || self.possessive_at(b + w.len()))
+            {
                 // "May Lin joined", "June Carter's album": a month that is also a given
-                // name, right before a capitalised word, starts a name.
+                // name, right before a capitalised word, starts a name; "June's email": a
+                // month owns nothing, a person does.
                 self.flush();
                 self.word(b, b + w.len(), Kind::Cap, flags);
             } else {
@@ -1558,12 +1592,20 @@ impl<'a> Scanner<'a> {
         self.sentence_start = true;
     }
 
+    /// Ends the run, outputting the name it spells. Nothing to flush (the usual case, several
+    /// times a token) is decided inline, without a call.
+    #[inline(always)]
     fn flush(&mut self) {
         self.poss = None;
         if self.run.is_empty() && !self.overflow {
             self.run_words = 0;
             return;
         }
+        self.flush_run();
+    }
+
+    #[inline(never)]
+    fn flush_run(&mut self) {
         let span = self.run_span();
         self.run.clear();
         self.run_words = 0;
@@ -1578,6 +1620,26 @@ impl<'a> Scanner<'a> {
         if self.overflow {
             return None;
         }
+        if let [El::Word(w)] = self.run.as_slice() {
+            // "Will's sister", "Will, tickets are booked", "Hope said", "see June's email": a
+            // given name that is also a word (or a month) names a person when it owns
+            // something, is addressed or said something; a verb or a month does neither.
+            // The span without an 's kept in it ("June's email"): a person's, not a shop's.
+            // Most words are neither given names nor months: asked first.
+            let maybe = w.kind == Kind::Cap && w.has(F_GIVEN | F_TIME);
+            let (name, _) = if maybe {
+                strip_possessive(self.slice(w.start, w.end))
+            } else {
+                ("", false)
+            };
+            let person = maybe
+                && (w.has(F_GIVEN) || is_name_like_month(name))
+                && (self.owns(w)
+                    || (w.has(F_GIVEN) && w.sent_init && self.clause_ends_after(w.end)));
+            if person {
+                return Some((w.start, w.start + name.len()));
+            }
+        }
         let run = &self.run[..];
         let mut hi = run.len();
         while hi > 0 && matches!(run[hi - 1], El::Conn { .. } | El::Ord { .. }) {
@@ -1591,10 +1653,13 @@ impl<'a> Scanner<'a> {
                 // "Will Smith's agent", "Hope Solo's book": a given name that is also a word,
                 // before a capitalised word the lexicon does not know and that owns something
                 // ("Will Sarah join?" stays a question).
+                // "Grant Thompson asked", "To: Will Carter", "Will Turner,": or that ends the
+                // clause (a comma, the line's end, a past-tense verb next).
                 El::Word(w)
                     if w.has(F_GIVEN)
                         && matches!(run.get(lo + 1), Some(El::Word(next))
-                            if next.kind == Kind::Cap && next.flags == 0 && self.owns(next)) =>
+                            if next.kind == Kind::Cap && next.flags == 0
+                                && (self.owns(next) || self.clause_ends_after(next.end))) =>
                 {
                     break
                 }
@@ -1627,6 +1692,59 @@ impl<'a> Scanner<'a> {
         Some((start, end))
     }
 
+    /// Whether the run opens right after a lowercase article ("a", "an", "the").
+    fn article_before_run(&self) -> bool {
+        let start = match self.run.first() {
+            Some(El::Word(w)) => w.start,
+            _ => return false,
+        };
+        // Bytes, and only the few before the run: this is asked at every possessive.
+        let Some(head) = start
+            .checked_sub(1)
+            .filter(|&p| self.bytes.get(p) == Some(&b' '))
+            .and_then(|p| self.bytes.get(..p))
+        else {
+            return false;
+        };
+        let word = |a: &[u8]| {
+            let Some(at) = head.len().checked_sub(a.len()) else {
+                return false;
+            };
+            head.get(at..) == Some(a) && (at == 0 || head.get(at - 1) == Some(&b' '))
+        };
+        match head.last() {
+            Some(b'a') => word(b"a"),
+            Some(b'n') => word(b"an"),
+            Some(b'e') => word(b"the"),
+            _ => false,
+        }
+    }
+
+    /// Whether a possessive `'s` starts at byte `p`.
+    fn possessive_at(&self, p: usize) -> bool {
+        let after = self.slice(p, self.bytes.len());
+        ["'s", "’s", "'S", "’S"]
+            .iter()
+            .any(|s| after.starts_with(s))
+    }
+
+    /// Whether the clause ends right after byte `p`: a comma, the line's or the text's end,
+    /// or a verb of telling or a past tense ("Grant Thompson asked", "Hope said").
+    fn clause_ends_after(&self, p: usize) -> bool {
+        match self.bytes.get(p) {
+            None | Some(b',' | b'\n' | b'\r') => true,
+            Some(b' ') => {
+                let rest = self.slice(p + 1, self.bytes.len());
+                let word = &rest[..rest
+                    .find(|c: char| !c.is_ascii_lowercase())
+                    .unwrap_or(rest.len())];
+                (word.len() >= 4 && word.ends_with("ed"))
+                    || matches!(word, "said" | "says" | "told" | "sent" | "wrote" | "paid")
+            }
+            _ => false,
+        }
+    }
+
     /// Whether a word carries a possessive `'s` (kept in it, or right after it).
     fn owns(&self, w: &Word) -> bool {
         let (word, after) = (
@@ -1646,6 +1764,10 @@ impl<'a> Scanner<'a> {
 
     fn push_out(&mut self, s: &'a str) {
         if self.full() {
+            return;
+        }
+        if s == self.last_spelling {
+            // The last span again ("Joe's Joe's"): trimmed and cut already, and seen.
             return;
         }
         let plain = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !is_space(char::from(b)));
@@ -1726,8 +1848,22 @@ fn is_line_break(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{2029}')
 }
 
+/// `char::is_alphanumeric`, without a call for ASCII.
+#[inline(always)]
+fn is_alphanumeric(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric()
+    } else {
+        c.is_alphanumeric()
+    }
+}
+
 #[inline(always)]
 fn is_wordish(c: char) -> bool {
+    // ASCII first: no CJK or mark range to test, and no call into the Unicode tables.
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
     is_cjk_letter(c) || c.is_alphanumeric() || is_mark(c)
 }
 
@@ -1935,9 +2071,19 @@ fn strip_possessive(w: &str) -> (&str, bool) {
     } else {
         return (w, false);
     };
-    match w.get(..w.len() - cut) {
-        Some(base) if base.chars().last().is_some_and(is_wordish) => (base, true),
-        _ => (w, false),
+    let Some(base) = w.get(..w.len() - cut) else {
+        return (w, false);
+    };
+    // The char before the apostrophe: a byte when ASCII (the usual case), else decoded.
+    let wordish = match base.as_bytes().last() {
+        Some(&b) if b < 0x80 => b.is_ascii_alphanumeric(),
+        Some(_) => base.chars().next_back().is_some_and(is_wordish),
+        None => false,
+    };
+    if wordish {
+        (base, true)
+    } else {
+        (w, false)
     }
 }
 
@@ -2391,7 +2537,26 @@ mod tests {
     }
 
     #[test]
+    fn identifiers_given_names_that_are_words_and_shop_possessives() {
+        check("Mark Ellison called back", &["Mark Ellison"]);
+        check("Will Sarah join?", &["Sarah"]);
+        check("Will, the cab is here", &["Will"]);
+        check("Hope said hi to Zed", &["Hope", "Zed"]);
+        check("Hope you are well", &[]);
+        check("Did you read May's notes?", &["May"]);
+        check("Bring a Wendy's burger", &["Wendy's"]);
+        check("Maria's birthday is soon", &["Maria"]);
+        check("shop\tFred's\t12.00", &["Fred's"]);
+    }
+
+    #[test]
     fn identifiers_paths_addresses_and_grouped_numbers() {
+        // CSV cells, JSON keys, a folder's trailing backslash, a department.
+        check("db-07,10.1.2.3\n", &["db-07", "10.1.2.3"]);
+        check("paid 1,250,000 to ACC-12", &["ACC-12"]);
+        check("{\"owner\": \"Ravi Das\"}", &["Ravi Das"]);
+        check("Is D:\\Music\\Live\\ gone?", &["D:\\Music\\Live\\"]);
+        check("Ask IT and HR about Zorbix", &["Zorbix"]);
         check(
             "See C:\\Temp\\a.txt and \\\\nas\\docs",
             &["C:\\Temp\\a.txt", "\\\\nas\\docs"],
