@@ -58,8 +58,6 @@ const MAX_TOKEN_CHARS: usize = 256;
 const MAX_SEEN_SPELLINGS: usize = 256;
 /// At most this many answers of the regex shapes are remembered (see `Scanner::shape_answers`).
 const MAX_SHAPE_ANSWERS: usize = 256;
-/// Words longer than this (in bytes) are never looked up in the lexicon.
-const MAX_LOOKUP_BYTES: usize = 24;
 
 /// Extracts the concrete identifiers a message names, in order of first appearance.
 ///
@@ -356,22 +354,12 @@ impl<'a> Scanner<'a> {
         self.ch_multibyte(p)
     }
 
-    /// `ch` past ASCII: out of line, so the many inlined `ch` calls stay small. Decodes the
-    /// (valid) UTF-8 by hand; `None` inside a char, as `text.get(p..)` would be.
+    /// `ch` past ASCII: out of line, so the many inlined `ch` calls stay small. `None` inside a
+    /// char, as `text.get(p..)` is.
     #[inline(never)]
     fn ch_multibyte(&self, p: usize) -> Option<(char, usize)> {
-        let b0 = *self.bytes.get(p)?;
-        let (len, lead) = match b0 {
-            0xC0..=0xDF => (2, b0 & 0x1F),
-            0xE0..=0xEF => (3, b0 & 0x0F),
-            0xF0..=0xF7 => (4, b0 & 0x07),
-            _ => return None,
-        };
-        let mut c = u32::from(lead);
-        for k in 1..len {
-            c = c << 6 | u32::from(*self.bytes.get(p + k)? & 0x3F);
-        }
-        Some((char::from_u32(c)?, len))
+        let c = self.text.get(p..)?.chars().next()?;
+        Some((c, c.len_utf8()))
     }
 
     /// The char ending at byte `p`.
@@ -384,20 +372,10 @@ impl<'a> Scanner<'a> {
         self.prev_multibyte(p)
     }
 
-    /// `prev` past ASCII, out of line: back to the char's first byte, then `ch_multibyte`.
-    /// `None` when `p` is inside a char, as `text.get(..p)` would be.
+    /// `prev` past ASCII, out of line. `None` when `p` is inside a char, as `text.get(..p)` is.
     #[inline(never)]
     fn prev_multibyte(&self, p: usize) -> Option<char> {
-        let continuation = |q: usize| self.bytes.get(q).is_some_and(|b| (0x80..0xC0).contains(b));
-        if p > self.bytes.len() || continuation(p) {
-            return None;
-        }
-        let mut q = p.checked_sub(1)?;
-        while continuation(q) && p - q < 4 {
-            q = q.checked_sub(1)?;
-        }
-        let (c, len) = self.ch_multibyte(q)?;
-        (q + len == p).then_some(c)
+        self.text.get(..p)?.chars().next_back()
     }
 
     #[inline(always)]

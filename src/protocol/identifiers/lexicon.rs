@@ -3,6 +3,8 @@
 
 use std::sync::LazyLock;
 
+use fnv::FnvHashMap;
+
 /// Opens sentences as an ordinary word (verbs, pronouns, greetings): dropped there.
 pub(super) const F_STARTER: u32 = 1 << 0;
 /// A common noun or adjective: not a name on its own at the start of a sentence.
@@ -92,79 +94,29 @@ pub(super) const F_FILE_EXT: u32 = 1 << 15;
 /// sentence, right before a capitalised surname, it is the name's first word.
 pub(super) const F_GIVEN: u32 = 1 << 16;
 
-/// Every listed word with its flags (a word in several lists has the flags of each), in an
-/// open-addressing table probed with the word's FNV-1a hash, computed while the word is
-/// lowercased: one pass over the word and, usually, one comparison. A `HashMap` took three
-/// times as long per word (a lowercased copy, the length hashed too, a `memcmp` call).
-struct Table {
-    /// `(word, flags)`, each word once.
-    entries: Vec<(&'static [u8], u32)>,
-    /// Index + 1 into `entries`, 0 for an empty slot; a power of two, at most a quarter full
-    /// (a word not in the lexicon, the usual case, is then found missing in one or two probes).
-    slots: Vec<u16>,
-}
-
-/// FNV-1a over the ASCII-lowercased bytes.
-#[inline(always)]
-fn hash_lowercase(word: &[u8]) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for &b in word {
-        h = (h ^ u32::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0193);
-    }
-    h
-}
-
-static FLAGS: LazyLock<Table> = LazyLock::new(|| {
+/// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
+static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
     let suffixes = suffix_lists()
         .into_iter()
         .flat_map(|(words, flag)| words.into_iter().map(move |w| (w, flag)));
-    let mut entries: Vec<(&'static [u8], u32)> = Vec::new();
-    // At least four slots a word (a word in several lists counts once per list).
-    let words = lexicon().count() + suffix_lists().iter().map(|(w, _)| w.len()).sum::<usize>();
-    let mut slots = vec![0u16; (words * 4).next_power_of_two()];
+    let mut flags = FnvHashMap::default();
     for (word, flag) in lexicon().chain(suffixes) {
-        let key = word.as_bytes();
-        let mask = slots.len() - 1;
-        let mut i = hash_lowercase(key) as usize & mask;
-        loop {
-            match slots[i] {
-                0 => {
-                    entries.push((key, flag));
-                    slots[i] = entries.len() as u16;
-                    break;
-                }
-                e if entries[usize::from(e) - 1].0 == key => {
-                    entries[usize::from(e) - 1].1 |= flag;
-                    break;
-                }
-                _ => i = (i + 1) & mask,
-            }
-        }
+        *flags.entry(word.as_bytes()).or_insert(0) |= flag;
     }
-    Table { entries, slots }
+    flags
 });
 
-/// The flags of a word, compared ASCII-case-insensitively, 0 when it is in no list.
+/// The longest word worth looking up: no listed word is longer.
+pub(super) const MAX_LOOKUP_BYTES: usize = 24;
+
+/// The flags of a word, compared ASCII-case-insensitively, 0 when it is in no list. The word
+/// is lowercased into a buffer on the stack, so a lookup allocates nothing.
 pub(super) fn flags_of(word: &[u8]) -> u32 {
-    let table = &*FLAGS;
-    let mask = table.slots.len() - 1;
-    let mut i = hash_lowercase(word) as usize & mask;
-    loop {
-        let Some(&slot) = table.slots.get(i) else {
-            return 0;
-        };
-        let Some(&(key, flags)) = table.entries.get(usize::from(slot).wrapping_sub(1)) else {
-            return 0;
-        };
-        // The keys are lowercase: compare them with the word lowercased byte by byte.
-        if key.len() == word.len()
-            && key
-                .iter()
-                .zip(word)
-                .all(|(k, w)| *k == w.to_ascii_lowercase())
-        {
-            return flags;
-        }
-        i = (i + 1) & mask;
-    }
+    let mut lower = [0u8; MAX_LOOKUP_BYTES];
+    let Some(lower) = lower.get_mut(..word.len()) else {
+        return 0;
+    };
+    lower.copy_from_slice(word);
+    lower.make_ascii_lowercase();
+    FLAGS.get(&*lower).copied().unwrap_or(0)
 }
