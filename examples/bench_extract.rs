@@ -4,7 +4,8 @@
 //! `cargo run --release --example bench_extract` prints a table; `-- --json` prints one JSON
 //! object instead (for `make bench`); `-- --only NAME` runs the inputs whose name contains NAME
 //! (for a profiler: `valgrind --tool=callgrind target/release/examples/bench_extract --only chat`). `scripts/bench/extraction.mjs` (`node scripts/bench/part.mjs extraction`) times the wasm build on
-//! the same inputs (the generators below are mirrored there: keep them in step).
+//! the same inputs (the chat lines are read by both; the generators below are mirrored there: keep
+//! them in step).
 
 use std::time::Instant;
 
@@ -12,25 +13,14 @@ use neotoma_agent_wasm::protocol::identifiers::extract_identifiers;
 
 const SIZES: [(&str, usize); 3] = [("1 KB", 1_000), ("100 KB", 100_000), ("1 MiB", 1 << 20)];
 
-/// Messages as users write them: prose, markdown, code, logs, lowercase, emoji, other scripts.
-const CHAT: [&str; 16] = [
-    "Hi! Can you remind me what Sarah Chen said about the Globex renewal last week?",
-    "## Next steps\n- Call Priya about INV-2041\n- **Owner:** Dana Whitfield\n",
-    "Send the NDA to Bank of America and cc jane.doe@acme.com before Friday.",
-    "can u check if the vpn at 10.8.0.1 is still up? lol",
-    "Lunch at Trader Joe's with Kenji 🍣, then the Stratford-upon-Avon trip.",
-    "```\nTraceback (most recent call last):\n  File \"/app/main.py\", line 12\nKeyError: 'user_id'\n```",
-    "2024-05-01T12:03:44Z ERROR [payments] timeout contacting api.stripe.com (req_8f2k3)",
-    "My IBAN is DE89 3704 0044 0532 0130 00, booking ref QX7P2M, ticket JIRA-4512.",
-    "Meeting with 王小明 tomorrow in 東京, then dinner with 김민준.",
-    "I'm halfway through The Three-Body Problem, recommended by @lena_k.",
-    "Open C:\\Users\\maria\\Documents\\budget.xlsx and ~/notes/2024/plan.md please.",
-    "Running late, tell Olivia I'll be there at 10. Thanks!",
-    "See https://docs.example.com/guide/setup?x=1 and ping 2001:db8::1 from prod-db-03.",
-    "What did we decide about the offsite in Dar es Salaam? NASA and CERN replied.",
-    "Link ent_01HZX3 to 550e8400-e29b-41d4-a716-446655440000 and \"Project Falcon\".",
-    "ok thanks, that's all for now",
-];
+/// Messages as users write them (prose, markdown, code, logs, lowercase, emoji, other scripts):
+/// one JSON string a line, shared with `scripts/bench/extraction.mjs`.
+fn chat_lines() -> Vec<String> {
+    include_str!("../tests/fixtures/bench-chat.jsonl")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON string"))
+        .collect()
+}
 
 /// `unit` repeated up to `size` bytes (at least once).
 fn fill(unit: &str, size: usize) -> String {
@@ -43,10 +33,11 @@ fn fill(unit: &str, size: usize) -> String {
 
 /// Chat messages, one a line, in a fixed shuffled order, up to `size` bytes.
 fn chat(size: usize) -> String {
+    let lines = chat_lines();
     let mut s = String::with_capacity(size + 256);
     let mut k = 0;
     while s.len() < size {
-        s.push_str(CHAT[(k * 7) % CHAT.len()]);
+        s.push_str(&lines[(k * 7) % lines.len()]);
         s.push('\n');
         k += 1;
     }

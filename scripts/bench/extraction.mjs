@@ -4,6 +4,8 @@
 // text reaches the size), so the native and wasm rows compare. Warm-up once, then the median of
 // several runs (the native bench reports the best of its runs).
 
+import { readFileSync } from 'node:fs';
+
 import { extractIdentifiers } from 'neotoma-agent-wasm';
 import { stats, ms, num } from './lib.mjs';
 
@@ -13,25 +15,12 @@ const SIZES = [
   ['1 MiB', 1 << 20, 5],
 ];
 
-/** Messages as users write them: prose, markdown, code, logs, lowercase, emoji, other scripts. */
-const CHAT = [
-  "Hi! Can you remind me what Sarah Chen said about the Globex renewal last week?",
-  "## Next steps\n- Call Priya about INV-2041\n- **Owner:** Dana Whitfield\n",
-  "Send the NDA to Bank of America and cc jane.doe@acme.com before Friday.",
-  "can u check if the vpn at 10.8.0.1 is still up? lol",
-  "Lunch at Trader Joe's with Kenji 🍣, then the Stratford-upon-Avon trip.",
-  "```\nTraceback (most recent call last):\n  File \"/app/main.py\", line 12\nKeyError: 'user_id'\n```",
-  "2024-05-01T12:03:44Z ERROR [payments] timeout contacting api.stripe.com (req_8f2k3)",
-  "My IBAN is DE89 3704 0044 0532 0130 00, booking ref QX7P2M, ticket JIRA-4512.",
-  "Meeting with 王小明 tomorrow in 東京, then dinner with 김민준.",
-  "I'm halfway through The Three-Body Problem, recommended by @lena_k.",
-  "Open C:\\Users\\maria\\Documents\\budget.xlsx and ~/notes/2024/plan.md please.",
-  "Running late, tell Olivia I'll be there at 10. Thanks!",
-  "See https://docs.example.com/guide/setup?x=1 and ping 2001:db8::1 from prod-db-03.",
-  "What did we decide about the offsite in Dar es Salaam? NASA and CERN replied.",
-  "Link ent_01HZX3 to 550e8400-e29b-41d4-a716-446655440000 and \"Project Falcon\".",
-  "ok thanks, that's all for now",
-];
+/** Messages as users write them (prose, markdown, code, logs, lowercase, emoji, other scripts):
+ *  one JSON string a line, shared with examples/bench_extract.rs. */
+const CHAT = readFileSync(new URL('../../tests/fixtures/bench-chat.jsonl', import.meta.url), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line));
 
 /** `unit` repeated until the text has at least `size` UTF-8 bytes (at least once). */
 function fill(unit, size) {
