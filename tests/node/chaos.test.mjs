@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 
 import { NeotomaAgent, idempotencyKey } from 'neotoma-agent-wasm';
-import { startTestServer, seed, related, refersTo, turnIndex, entitySnapshot, retrieve, call, recordingStorage } from '../server/harness.mjs';
+import { startTestServer, seed, DISTINCT_ENTITIES, related, refersTo, turnIndex, entitySnapshot, retrieve, call, recordingStorage } from '../server/harness.mjs';
 import { createFaultPlan, mulberry32, parseSeed } from '../server/faults.mjs';
 
 const DEFAULT_SEED = 20261129;
@@ -61,19 +61,6 @@ const FAULT_RULES = [
   { path: STORE, p: 0.6, kind: 'html-error', status: 500, match: (body) => /-t2[45]-/.test(body.idempotency_key ?? '') },
 ];
 
-/** Seeded entities; no name is a substring of another, so retrieval finds exactly the named ones. */
-const PEOPLE_AND_THINGS = [
-  { entity_type: 'person', name: 'Sarah Chen' },
-  { entity_type: 'person', name: 'Orrin Vale' },
-  { entity_type: 'person', name: 'Mirela Stanescu' },
-  { entity_type: 'person', name: 'Tobias Reinholt' },
-  { entity_type: 'company', name: 'Acme Corp' },
-  { entity_type: 'company', name: 'Halcyon Labs' },
-  { entity_type: 'company', name: 'Brightwater Dynamics' },
-  { entity_type: 'company', name: 'Quillfeather Press' },
-  { entity_type: 'project', name: 'Project Falcon' },
-  { entity_type: 'project', name: 'Project Lodestar' },
-];
 
 let server;
 /** name -> entity id */
@@ -81,7 +68,7 @@ const entityIds = new Map();
 
 before(async () => {
   server = await startTestServer();
-  for (const [i, e] of PEOPLE_AND_THINGS.entries()) {
+  for (const [i, e] of DISTINCT_ENTITIES.entries()) {
     const [id] = await seed(server, [e], `chaos-seed-${i}`);
     entityIds.set(e.name, id);
   }
@@ -113,7 +100,7 @@ function captureConsole() {
 /** The seeded script: per conversation, 25 messages naming 0, 1 or 2 seeded entities. */
 function script(seedValue, prefix) {
   const rand = mulberry32(seedValue ^ 0x5eed);
-  const names = PEOPLE_AND_THINGS.map((e) => e.name);
+  const names = DISTINCT_ENTITIES.map((e) => e.name);
   const conversations = [];
   for (let c = 0; c < CONVERSATIONS; c++) {
     const cid = `${prefix}-${seedValue}-${c}`;

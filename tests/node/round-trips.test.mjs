@@ -20,21 +20,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { extractIdentifiers, idempotencyKey } from 'neotoma-agent-wasm';
-import { startTestServer, seed, randomId, httpAgent, recordingStorage } from '../server/harness.mjs';
+import { startTestServer, seed, DISTINCT_ENTITIES, randomId, httpAgent, recordingStorage } from '../server/harness.mjs';
 
 const RETRIEVE = '/retrieve_entity_by_identifier';
 const STORE = '/store';
 
-const ENTITIES = [
-  { entity_type: 'person', name: 'Sarah Chen' },
-  { entity_type: 'person', name: 'Orrin Vale' },
-  { entity_type: 'person', name: 'Mirela Stanescu' },
-  { entity_type: 'person', name: 'Tobias Reinholt' },
-  { entity_type: 'company', name: 'Acme Corp' },
-  { entity_type: 'company', name: 'Halcyon Labs' },
-  { entity_type: 'company', name: 'Brightwater Dynamics' },
-  { entity_type: 'company', name: 'Quillfeather Press' },
-];
+const ENTITIES = DISTINCT_ENTITIES.slice(0, 8);
 
 let server;
 const idOf = new Map();

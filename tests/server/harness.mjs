@@ -12,6 +12,21 @@ export const SEED = {
   sarah: { entity_type: 'person', name: 'Sarah Chen' },
 };
 
+/** Entities whose names are no substring of one another, so a lookup of
+ *  one finds exactly that one: for tests that count lookups and edges per name. */
+export const DISTINCT_ENTITIES = [
+  { entity_type: 'person', name: 'Sarah Chen' },
+  { entity_type: 'person', name: 'Orrin Vale' },
+  { entity_type: 'person', name: 'Mirela Stanescu' },
+  { entity_type: 'person', name: 'Tobias Reinholt' },
+  { entity_type: 'company', name: 'Acme Corp' },
+  { entity_type: 'company', name: 'Halcyon Labs' },
+  { entity_type: 'company', name: 'Brightwater Dynamics' },
+  { entity_type: 'company', name: 'Quillfeather Press' },
+  { entity_type: 'project', name: 'Project Falcon' },
+  { entity_type: 'project', name: 'Project Lodestar' },
+];
+
 export function randomToken() {
   return `tok-${randomBytes(16).toString('hex')}`;
 }
