@@ -18,7 +18,7 @@
 // same turn (same default turn id): the package replays it, and the stored reply is answered without
 // calling the model. Plain JS over the package's public API; `ai` is a peer dependency.
 
-import { NeotomaAgent } from 'neotoma-agent-wasm';
+import { NeotomaAgent, textHash } from 'neotoma-agent-wasm';
 import { jsonSchema, tool } from 'ai';
 
 // ctx.memory starts with its own heading ("Remembered entities (Neotoma):").
@@ -40,16 +40,6 @@ function invalid(message) {
 }
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** FNV-1a (32 bit) of a string's UTF-16 units, as 8 hex digits: a short, stable, sync hash. */
-function fnv1a(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
-}
 
 /** A Map that forgets its oldest entry past `max`. */
 function boundedSet(map, key, value, max) {
@@ -226,7 +216,7 @@ export function neotomaMiddleware(options) {
     const agent = agentFor(cid);
     const turnNumber = userCount;
     const info = { conversationId: agent.conversationId, userMessage, turnNumber, prompt, params };
-    const turnId = callOptions.turnId ?? (turnIdOption ? await turnIdOption(info) : `turn-${turnNumber}-${fnv1a(userMessage)}`);
+    const turnId = callOptions.turnId ?? (turnIdOption ? await turnIdOption(info) : `turn-${turnNumber}-${textHash(userMessage)}`);
     const memoryKey = `${agent.conversationId}\u0000${turnId}`;
     const meta = { conversationId: agent.conversationId, turnId, turnNumber };
 

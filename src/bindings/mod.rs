@@ -26,6 +26,16 @@ pub fn extract_identifiers_js(
     Ok(extract_identifiers(&text))
 }
 
+/// The protocol's 64-bit FNV-1a hash of a text's UTF-8 bytes, as 16 hex digits: what a turn keeps
+/// of a message to tell whether a stored text is the same (the AI SDK middleware's turn ids too).
+#[wasm_bindgen(js_name = textHash)]
+pub fn text_hash_js(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<String, JsValue> {
+    let text = js_values::string_arg("text", &text).map_err(errors::to_js)?;
+    Ok(format!("{:016x}", keys::text_hash(&text)))
+}
+
 /// The idempotency key of one message of a turn: `conversation-{cid}-{tid}-{role}-turn`.
 #[wasm_bindgen(js_name = idempotencyKey)]
 pub fn idempotency_key_js(

@@ -29,7 +29,7 @@ import { launchChromium, startStaticServer } from '../server/static-server.mjs';
 
 const FIXTURE_DIR = path.join(REPO_DIR, 'tests', 'packaging', 'ai-sdk');
 const DEFAULT_TEMPLATE_TAIL = "\nUse what is relevant to the user's message; do not assume more than it says.";
-const TURN_ID_RE = /^turn-(\d+)-[0-9a-f]{8}$/;
+const TURN_ID_RE = /^turn-(\d+)-[0-9a-f]{16}$/;
 
 let server;
 let openai;
@@ -184,7 +184,7 @@ test('streamText abandoned midway (its abortSignal): no assistant message is sto
   const byKey = await rows(cid);
   const keys = Object.keys(byKey);
   assert.equal(keys.length, 1, JSON.stringify(keys));
-  assert.match(keys[0], new RegExp(`^${cid}:turn-1-[0-9a-f]{8}$`));
+  assert.match(keys[0], new RegExp(`^${cid}:turn-1-[0-9a-f]{16}$`));
   assert.equal((await stored(byKey[keys[0]])).content, 'Tell me a long story about Acme Corp');
   assert.deepEqual(errors, [], 'an abandoned reply is not a store failure');
 });

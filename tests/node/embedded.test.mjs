@@ -255,6 +255,16 @@ test('extractIdentifiers and idempotencyKey', () => {
   assert.equal(idempotencyKey('c1', 't1', 'assistant'), 'conversation-c1-t1-assistant-turn');
 });
 
+test('textHash: the protocol\'s 64-bit FNV-1a of the UTF-8 bytes, 16 hex digits; a non-string is INVALID_INPUT', () => {
+  const { textHash } = pkg;
+  // FNV-1a 64 of "" is the offset basis, of "a" a published test vector
+  assert.equal(textHash(''), 'cbf29ce484222325');
+  assert.equal(textHash('a'), 'af63dc4c8601ec8c');
+  assert.equal(textHash('héllo 🍣'), textHash('héllo 🍣'));
+  assert.notEqual(textHash('hello'), textHash('hellp'));
+  assert.throws(() => textHash(42), (err) => err.code === 'INVALID_INPUT');
+});
+
 test('one EmbeddedStore behind the HTTP server and in-process: an HTTP agent and a local agent share a conversation', { timeout: 10_000 }, async () => {
   const store = new EmbeddedStore();
   const ids = await seedEmbedded(store);
