@@ -20,6 +20,7 @@
 
 import { NeotomaAgent, textHash } from 'neotoma-agent-wasm';
 import { jsonSchema, tool } from 'ai';
+import { invalidInput, isObject } from './errors.mjs';
 
 // ctx.memory starts with its own heading ("Remembered entities (Neotoma):").
 const DEFAULT_MEMORY_TEMPLATE = "{memory}\nUse what is relevant to the user's message; do not assume more than it says.";
@@ -32,14 +33,6 @@ const MEMORIES_KEPT = 256;
 // Fields the protocol sets on a stored message, never taken from a model's entity.
 const PROTOCOL_FIELDS = ['turn_key', 'conversation_id', 'sender_kind', 'idempotency_key', 'entity_id', 'relationships'];
 
-function invalid(message) {
-  const err = new Error(message);
-  err.name = 'NeotomaError';
-  err.code = 'INVALID_INPUT';
-  return err;
-}
-
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A Map that forgets its oldest entry past `max`. */
 function boundedSet(map, key, value, max) {
@@ -101,7 +94,7 @@ function withNeotomaMetadata(providerMetadata, meta) {
  * @param {import('./ai-sdk.d.ts').NeotomaMiddlewareOptions} options
  */
 export function neotomaMiddleware(options) {
-  if (!isObject(options)) throw invalid('neotomaMiddleware(options): options must be an object');
+  if (!isObject(options)) throw invalidInput('neotomaMiddleware(options): options must be an object');
   const {
     agent: fixedAgent,
     conversationId,
@@ -116,20 +109,20 @@ export function neotomaMiddleware(options) {
   // More than the agent takes would refuse the whole reply: the first ones are kept.
   const maxEntities = Number.isInteger(agentOptions.maxProducedEntities) ? agentOptions.maxProducedEntities : 16;
   if (fixedAgent !== undefined) {
-    if (!(fixedAgent instanceof NeotomaAgent)) throw invalid('neotomaMiddleware: agent must be a NeotomaAgent');
+    if (!(fixedAgent instanceof NeotomaAgent)) throw invalidInput('neotomaMiddleware: agent must be a NeotomaAgent');
     if (conversationId !== undefined || Object.keys(agentOptions).length > 0) {
-      throw invalid(`neotomaMiddleware: pass either agent or the agent's options, not both (${['conversationId', ...Object.keys(agentOptions)].filter((k) => k in options).join(', ')})`);
+      throw invalidInput(`neotomaMiddleware: pass either agent or the agent's options, not both (${['conversationId', ...Object.keys(agentOptions)].filter((k) => k in options).join(', ')})`);
     }
   } else if (typeof conversationId !== 'string' && typeof conversationId !== 'function') {
-    throw invalid('neotomaMiddleware: conversationId (a string, or a function of the call) or agent is required');
+    throw invalidInput('neotomaMiddleware: conversationId (a string, or a function of the call) or agent is required');
   }
-  if (turnIdOption !== undefined && typeof turnIdOption !== 'function') throw invalid('neotomaMiddleware: turnId must be a function');
+  if (turnIdOption !== undefined && typeof turnIdOption !== 'function') throw invalidInput('neotomaMiddleware: turnId must be a function');
   if (typeof memoryTemplate !== 'string' && typeof memoryTemplate !== 'function') {
-    throw invalid('neotomaMiddleware: memoryTemplate must be a string with {memory}, or a function');
+    throw invalidInput('neotomaMiddleware: memoryTemplate must be a string with {memory}, or a function');
   }
-  if (typeof rememberToolName !== 'string' || rememberToolName === '') throw invalid('neotomaMiddleware: rememberToolName must be a non-empty string');
+  if (typeof rememberToolName !== 'string' || rememberToolName === '') throw invalidInput('neotomaMiddleware: rememberToolName must be a non-empty string');
   for (const [name, fn] of Object.entries({ waitUntil, onTurn, onError })) {
-    if (fn !== undefined && typeof fn !== 'function') throw invalid(`neotomaMiddleware: ${name} must be a function`);
+    if (fn !== undefined && typeof fn !== 'function') throw invalidInput(`neotomaMiddleware: ${name} must be a function`);
   }
 
   // Agents by conversation (made on first use: Workers give no random values at global scope).
@@ -162,7 +155,7 @@ export function neotomaMiddleware(options) {
   function agentFor(cid) {
     if (fixedAgent) {
       if (cid !== undefined && cid !== fixedAgent.conversationId) {
-        throw invalid(`neotomaMiddleware: conversationId ${JSON.stringify(cid)} is not the agent's (${JSON.stringify(fixedAgent.conversationId)})`);
+        throw invalidInput(`neotomaMiddleware: conversationId ${JSON.stringify(cid)} is not the agent's (${JSON.stringify(fixedAgent.conversationId)})`);
       }
       return fixedAgent;
     }
@@ -181,7 +174,7 @@ export function neotomaMiddleware(options) {
   function memoryPrompt(prompt, memory, ctx) {
     if (!memory) return prompt;
     const block = renderMemory(memory, ctx);
-    if (typeof block !== 'string') throw invalid('neotomaMiddleware: memoryTemplate must return a string');
+    if (typeof block !== 'string') throw invalidInput('neotomaMiddleware: memoryTemplate must return a string');
     return block ? withSystemBlock(prompt, block) : prompt;
   }
 
@@ -190,11 +183,11 @@ export function neotomaMiddleware(options) {
     let callOptions = {};
     let providerOptions = params.providerOptions;
     if (neotoma !== undefined) {
-      if (!isObject(neotoma)) throw invalid('providerOptions.neotoma must be an object');
+      if (!isObject(neotoma)) throw invalidInput('providerOptions.neotoma must be an object');
       for (const k of Object.keys(neotoma)) {
-        if (!CALL_OPTIONS.includes(k)) throw invalid(`providerOptions.neotoma: unknown option ${k}`);
+        if (!CALL_OPTIONS.includes(k)) throw invalidInput(`providerOptions.neotoma: unknown option ${k}`);
       }
-      if (neotoma.regenerate !== undefined && typeof neotoma.regenerate !== 'boolean') throw invalid('providerOptions.neotoma.regenerate must be a boolean');
+      if (neotoma.regenerate !== undefined && typeof neotoma.regenerate !== 'boolean') throw invalidInput('providerOptions.neotoma.regenerate must be a boolean');
       callOptions = neotoma;
       // Not the provider's: it never sees them.
       providerOptions = Object.fromEntries(Object.entries(params.providerOptions).filter(([k]) => k !== 'neotoma'));

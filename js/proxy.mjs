@@ -26,6 +26,8 @@
 //                               and conversations)
 //   502 NEOTOMA_NETWORK / 504 NEOTOMA_TIMEOUT  Neotoma could not be reached / did not answer in time
 
+import { invalidInput, isObject } from './errors.mjs';
+
 /** A 1 MiB message (the agent's default maxMessageBytes) whose every character JSON-escapes to
  *  two bytes (quotes, backslashes, newlines), plus room for the rest of the /store body. */
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024 + 64 * 1024;
@@ -44,20 +46,9 @@ const FORWARDED_RESPONSE_HEADERS = ['content-type', 'retry-after'];
 const MAX_CHECKED_SOURCES = 8;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function invalidInput(message) {
-  const error = new Error(message);
-  error.name = 'NeotomaError';
-  error.code = 'INVALID_INPUT';
-  return error;
-}
-
-function isPlainObject(v) {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Checks the options once, at creation; messages never repeat the token. */
 function readOptions(options) {
-  if (!isPlainObject(options)) throw invalidInput('createNeotomaProxy: options must be an object');
+  if (!isObject(options)) throw invalidInput('createNeotomaProxy: options must be an object');
   const unknown = Object.keys(options).filter((k) => !OPTION_NAMES.includes(k));
   if (unknown.length > 0) {
     // A typo (`conversationPrefx`) would silently switch a protection off.
@@ -212,7 +203,7 @@ export function createNeotomaProxy(options) {
     try {
       body = read.text === null ? null : JSON.parse(read.text);
     } catch {}
-    if (!isPlainObject(body)) return refusal(400, 'INVALID_JSON', 'the body must be a UTF-8 JSON object', headers);
+    if (!isObject(body)) return refusal(400, 'INVALID_JSON', 'the body must be a UTF-8 JSON object', headers);
     if (endpoint === '/retrieve_related_entities') {
       // A read with no namespace of its own in the body: its shape is checked with or without
       // conversationPrefix (the agent sends exactly these fields; nothing else reaches Neotoma).
@@ -359,7 +350,7 @@ async function relayFiltered(answer, config, headers, filter) {
   } catch {
     return new Response(text, { status: answer.status, headers }); // not an answer of this call: as it came
   }
-  if (isPlainObject(body)) filter(body);
+  if (isObject(body)) filter(body);
   headers.set('content-type', JSON_TYPE);
   return new Response(JSON.stringify(body), { status: answer.status, headers });
 }
@@ -371,7 +362,7 @@ function inNamespace(entity, prefix) {
   // in field matches, nested under `snapshot` in direct matches)
   const name = typeof entity.canonical_name === 'string' ? entity.canonical_name : '';
   if (name.startsWith(`${type}:`)) return name.slice(type.length + 1).startsWith(prefix);
-  const snapshot = isPlainObject(entity.snapshot?.snapshot) ? entity.snapshot.snapshot : isPlainObject(entity.snapshot) ? entity.snapshot : {};
+  const snapshot = isObject(entity.snapshot?.snapshot) ? entity.snapshot.snapshot : isObject(entity.snapshot) ? entity.snapshot : {};
   const id = type === 'conversation' ? snapshot.conversation_id : snapshot.turn_key;
   return typeof id === 'string' && id.startsWith(prefix);
 }
@@ -461,7 +452,7 @@ function storeOutsideNamespace(body, prefix, entityTypes) {
   if (!Array.isArray(entities) || entities.length === 0) return '/store: entities must be a non-empty array';
   let protocolEntities = 0;
   for (const [i, entity] of entities.entries()) {
-    if (!isPlainObject(entity)) return `/store: entities[${i}] must be an object`;
+    if (!isObject(entity)) return `/store: entities[${i}] must be an object`;
     const type = entity.entity_type;
     if (type === 'conversation') {
       if (!inside(entity.conversation_id)) return `/store: entities[${i}].conversation_id must start with "${prefix}"`;
@@ -492,7 +483,7 @@ function storeOutsideNamespace(body, prefix, entityTypes) {
   const isProduced = (type) => type !== undefined && !PROTOCOL_TYPES.includes(type);
   for (const [i, rel] of relationships.entries()) {
     const where = `/store: relationships[${i}]`;
-    if (!isPlainObject(rel)) return `${where} must be an object`;
+    if (!isObject(rel)) return `${where} must be an object`;
     // Edges start at an entity of this body, never at an existing one…
     const source = 'source_entity_id' in rel ? undefined : typeAt(rel.source_index);
     if (source === undefined || source === 'conversation') {
@@ -546,7 +537,7 @@ async function relationshipsOutsideNamespace(body, config) {
   const sources = new Set();
   for (const [i, rel] of relationships.entries()) {
     if (
-      !isPlainObject(rel) ||
+      !isObject(rel) ||
       rel.relationship_type !== 'REFERS_TO' ||
       typeof rel.source_entity_id !== 'string' ||
       typeof rel.target_entity_id !== 'string' ||

@@ -18,6 +18,8 @@
 // The report starts with `---`: put it after a blank line (`reply + "\n\n" + report`), or the rule
 // turns the reply's last paragraph into a heading.
 
+import { invalidInput, isObject } from './errors.mjs';
+
 /** Longest entity name shown, in characters (code points); a longer one is cut and ends with `…`. */
 const NAME_MAX_CHARS = 120;
 const OPTION_NAMES = ['inspectorBaseUrl'];
@@ -69,17 +71,6 @@ const BREAK_CHAR = /^[\0-\x1f\x7f-\x9f\u2028\u2029]$/; // not global: .test() ke
 const ESCAPED = /(?<=[A-Za-z0-9.+\-_])@|[\\`*_[\]<&~$]|:(?=\/\/)|(?<=[wW]{3})\.|[\0-\x1f\x7f-\x9f\u2028\u2029]/g;
 /** What would end or break a markdown link destination: whitespace, controls, `<>()\`, quotes. */
 const LINK_UNSAFE = new RegExp(`[\\0-\\x1f\\x7f-\\x9f${WS}<>()\\\\"'\`]`, 'g');
-
-function invalidInput(message) {
-  const error = new Error(message);
-  error.name = 'NeotomaError';
-  error.code = 'INVALID_INPUT';
-  return error;
-}
-
-function isObject(v) {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 const trim = (s) => s.replace(TRIM, '');
 

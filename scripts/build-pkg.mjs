@@ -161,6 +161,8 @@ const widgetFiles = ['widget.mjs', 'widget.d.ts'];
 // The AI SDK middleware (js/ai-sdk.mjs, plain JS): `neotoma-agent-wasm/ai-sdk`. It imports the
 // package itself (the runtime's entry) and `ai`, a peer dependency never bundled here.
 const aiSdkFiles = ['ai-sdk.mjs', 'ai-sdk.d.ts'];
+// What the proxy, the report and the middleware share (js/errors.mjs: the typed input error).
+const sharedFiles = ['errors.mjs'];
 // The embedded store's storages (js/store-storage.mjs, plain JS): re-exported by every entry,
 // for `await EmbeddedStore.open(indexedDbStoreStorage())`.
 const storeStorageFiles = ['store-storage.mjs', 'store-storage.d.ts'];
@@ -203,7 +205,7 @@ const entrySources = {
 };
 for (const [name, src] of Object.entries(entrySources)) writeFileSync(join(outDir, name), src);
 for (const f of storeStorageFiles) copyFileSync(join('js', f), join(outDir, f));
-for (const f of [...proxyFiles, ...reportFiles, ...idbFiles, ...widgetFiles, ...aiSdkFiles]) copyFileSync(join('js', f), join(outDir, f));
+for (const f of [...sharedFiles, ...proxyFiles, ...reportFiles, ...idbFiles, ...widgetFiles, ...aiSdkFiles]) copyFileSync(join('js', f), join(outDir, f));
 // The main types re-export the proxy's and the report's, so `import { createNeotomaProxy } from
 // "neotoma-agent-wasm"` type-checks ("./proxy.js" resolves to proxy.d.ts; report.d.ts imports the
 // result types back from the main .d.ts, a type-only cycle TypeScript resolves).

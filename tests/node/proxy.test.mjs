@@ -28,7 +28,7 @@ import { createNeotomaProxy, toNodeHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_ENTI
 
 import { startTestServer, seed, turnIndex, rowsByKey, refersTo, related, entitySnapshot, randomId, randomToken, nonZero } from '../server/harness.mjs';
 import { launchChromium, repoRoot } from '../server/static-server.mjs';
-import { installFixture, installedPackage, makeWorkspace, packTarball, PACKAGE_NAME } from '../packaging/helpers.mjs';
+import { installFixture, installedPackage, makeWorkspace, packTarball, PACKAGE_NAME, relativeImports } from '../packaging/helpers.mjs';
 
 const PREFIX = 'widget-';
 const BASE_PATH = '/neotoma';
@@ -1034,7 +1034,8 @@ test('workerd (Miniflare): the packed ./proxy as a Worker\'s fetch handler, driv
         { type: 'ESModule', path: path.join(dir, 'worker.mjs') },
         // the import map a bundler would apply: 'neotoma-agent-wasm/proxy' -> exports["./proxy"]
         { type: 'ESModule', path: path.join(dir, `${PACKAGE_NAME}/proxy`), contents: `export * from '../${entryName}';\n` },
-        { type: 'ESModule', path: path.join(pkgDir, entry) },
+        // the proxy and what it imports (errors.mjs), as a bundler would trace them
+        ...(await relativeImports(path.join(pkgDir, entry))).map((p) => ({ type: 'ESModule', path: p })),
       ],
       bindings: { NEOTOMA_URL: tap.url, NEOTOMA_TOKEN: server.token, CONVERSATION_PREFIX: PREFIX, ALLOWED_ORIGIN: allowed },
       compatibilityDate: '2024-09-23',
