@@ -350,19 +350,12 @@ pub(crate) fn contains_lowercase(text: &str, needle: &str) -> bool {
         return text.to_lowercase().contains(needle);
     }
     // An ASCII text's lowercase is ASCII: a needle with anything else is not in it.
-    let (hay, pin) = (text.as_bytes(), needle.as_bytes());
-    if pin.len() > hay.len() {
-        return false;
-    }
-    for start in 0..=hay.len() - pin.len() {
-        if hay
-            .get(start..start + pin.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(pin))
-        {
-            return true;
-        }
-    }
-    false
+    let pin = needle.as_bytes();
+    pin.is_empty()
+        || text
+            .as_bytes()
+            .windows(pin.len())
+            .any(|w| w.eq_ignore_ascii_case(pin))
 }
 
 #[cfg(test)]
