@@ -204,13 +204,7 @@ impl SearchIndex {
             }
         }
         // The shortest list, less what each other gram lacks.
-        let mut shortest: Option<&[usize]> = None;
-        for list in &lists {
-            if shortest.is_none_or(|s| list.len() < s.len()) {
-                shortest = Some(list);
-            }
-        }
-        let Some(shortest) = shortest else {
+        let Some(shortest) = lists.iter().copied().min_by_key(|list| list.len()) else {
             // Only common grams: their bits, all set.
             let mut all = bits.first().map(|b| b.to_vec()).unwrap_or_default();
             for other in bits.iter().skip(1) {
