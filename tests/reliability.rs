@@ -681,11 +681,21 @@ fn watched_turn(agent: &TestAgent, fails: bool) -> (Result<TurnResult, Error>, V
     (r, agent.transport().log.borrow().clone())
 }
 
+/// A fresh setup and its overlapped agent (its transport following `script`), after one
+/// watched turn: the turn's result and the transport's log.
+fn overlapped_turn(
+    script: Vec<Fault>,
+    llm_fails: bool,
+) -> (Setup, TestAgent, Result<TurnResult, Error>, Vec<String>) {
+    let s = Setup::new();
+    let agent = s.agent(script, overlapped);
+    let (r, log) = watched_turn(&agent, llm_fails);
+    (s, agent, r, log)
+}
+
 #[test]
 fn an_overlapped_turn_calls_the_llm_before_the_user_store_answers_with_the_message_kept() {
-    let s = Setup::new();
-    let agent = s.agent(vec![], overlapped);
-    let (r, log) = watched_turn(&agent, false);
+    let (s, agent, r, log) = overlapped_turn(vec![], false);
     let r = r.unwrap();
     assert_eq!(
         log,
@@ -737,9 +747,7 @@ fn an_overlapped_turn_calls_the_llm_before_the_user_store_answers_with_the_messa
 
 #[test]
 fn an_overlapped_user_store_is_retried_and_the_assistant_store_waits_for_it() {
-    let s = Setup::new();
-    let agent = s.agent(vec![Fault::Network, Fault::Http(503, None)], overlapped);
-    let (r, log) = watched_turn(&agent, false);
+    let (s, agent, r, log) = overlapped_turn(vec![Fault::Network, Fault::Http(503, None)], false);
     let r = r.unwrap();
     assert_eq!(
         log,
@@ -776,9 +784,7 @@ fn an_overlapped_user_store_refused_for_good_rejects_after_the_llm_with_the_stor
     assert_eq!(log, ["send user", "answer user NEOTOMA_HTTP"]);
 
     for llm_fails in [false, true] {
-        let s = Setup::new();
-        let agent = s.agent(vec![Fault::Http(400, None)], overlapped);
-        let (e, log) = watched_turn(&agent, llm_fails);
+        let (s, agent, e, log) = overlapped_turn(vec![Fault::Http(400, None)], llm_fails);
         let e = e.unwrap_err();
         assert_eq!(
             log,
@@ -814,9 +820,7 @@ fn an_overlapped_user_store_never_answered_readably_rejects_and_its_write_stays_
         .unwrap_err();
     assert_eq!(expected.code, ErrorCode::InvalidResponse);
 
-    let s = Setup::new();
-    let agent = s.agent(garbled(), overlapped);
-    let (e, log) = watched_turn(&agent, false);
+    let (s, agent, e, log) = overlapped_turn(garbled(), false);
     let e = e.unwrap_err();
     assert_eq!((e.code, &e.message), (expected.code, &expected.message));
     assert_eq!(log[1], format!("llm (outbox: {USER_KEY})"));

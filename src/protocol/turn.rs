@@ -676,6 +676,17 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     /// Retrieval, then the user message in one store.
     pub async fn open_turn(&self, input: &OpenTurnInput) -> Result<OpenTurnResult, Error> {
+        let (_, turn_number, retrieved, write) = self.user_write_after_retrieval(input).await?;
+        self.store_user_message(input, write, turn_number, retrieved, false)
+            .await
+    }
+
+    /// A turn's first steps, for `open_turn` and `turn`: its input checked and its id and number
+    /// fixed, retrieval, then the user message's write (not sent yet).
+    async fn user_write_after_retrieval(
+        &self,
+        input: &OpenTurnInput,
+    ) -> Result<(String, u32, Vec<RetrievedEntity>, PendingWrite), Error> {
         let (turn_id, turn_number) = self.prepare(
             input.turn_id.clone(),
             input.turn_number,
@@ -684,8 +695,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         )?;
         let retrieved = self.retrieve(&input.user_message).await?;
         let write = self.user_write(input, &turn_id, turn_number, &retrieved);
-        self.store_user_message(input, write, turn_number, retrieved, false)
-            .await
+        Ok((turn_id, turn_number, retrieved, write))
     }
 
     /// The user message's write: its store request, as the outbox would keep it.
@@ -831,14 +841,14 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             regenerate,
             overlap_user_store,
         } = options;
-        let (turn_id, turn_number) = self.prepare(turn_id, turn_number, &user_message, None)?;
-        // the message alone: its turn id and number are fixed
         let input = OpenTurnInput {
+            turn_id,
+            turn_number,
             user_message,
-            ..OpenTurnInput::default()
+            extra: None,
         };
-        let retrieved = self.retrieve(&input.user_message).await?;
-        let write = self.user_write(&input, &turn_id, turn_number, &retrieved);
+        let (turn_id, turn_number, retrieved, write) =
+            self.user_write_after_retrieval(&input).await?;
 
         // Overlapped, the callback runs alongside the user message's store, on its own copy of
         // the context; else it waits for the store (and is not called on a replay).

@@ -254,10 +254,10 @@ impl EmbeddedStore {
     pub fn take_changes(&mut self) -> Vec<Change> {
         let mut changes = Vec::new();
         let state = (self.ids.counter(), self.clock_ms);
-        if self.changes.state.is_none() {
+        let first = self.changes.state.is_none();
+        if first {
             changes.push((META_KEY.to_string(), meta()));
         }
-        let first = self.changes.state.is_none();
         let state_changed = self.changes.state != Some(state);
         self.changes.state = Some(state);
         let (entities, relationships) = if first {

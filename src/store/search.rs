@@ -204,13 +204,7 @@ impl SearchIndex {
             }
         }
         // The shortest list, less what each other gram lacks.
-        let mut shortest: Option<&[usize]> = None;
-        for list in &lists {
-            if shortest.is_none_or(|s| list.len() < s.len()) {
-                shortest = Some(list);
-            }
-        }
-        let Some(shortest) = shortest else {
+        let Some(shortest) = lists.iter().copied().min_by_key(|list| list.len()) else {
             // Only common grams: their bits, all set.
             let mut all = bits.first().map(|b| b.to_vec()).unwrap_or_default();
             for other in bits.iter().skip(1) {
@@ -350,19 +344,12 @@ pub(crate) fn contains_lowercase(text: &str, needle: &str) -> bool {
         return text.to_lowercase().contains(needle);
     }
     // An ASCII text's lowercase is ASCII: a needle with anything else is not in it.
-    let (hay, pin) = (text.as_bytes(), needle.as_bytes());
-    if pin.len() > hay.len() {
-        return false;
-    }
-    for start in 0..=hay.len() - pin.len() {
-        if hay
-            .get(start..start + pin.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(pin))
-        {
-            return true;
-        }
-    }
-    false
+    let pin = needle.as_bytes();
+    pin.is_empty()
+        || text
+            .as_bytes()
+            .windows(pin.len())
+            .any(|w| w.eq_ignore_ascii_case(pin))
 }
 
 #[cfg(test)]
