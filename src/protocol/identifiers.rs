@@ -1276,6 +1276,12 @@ impl<'a> Scanner<'a> {
                 // "The Midnight Library"
                 self.word(b, b + w.len(), Kind::Cap, flags);
             } else if is_name_like_month(w)
+                && !self.possessive_at(b + w.len())
+                && self.month_names_person(b, b + w.len())
+            {
+                self.flush();
+                self.word(b, b + w.len(), Kind::Cap, flags & !F_TIME);
+            } else if is_name_like_month(w)
                 && (self.cap_word_follows(b + w.len()) || self.possessive_at(b + w.len()))
             {
                 // "May Lin joined", "June Carter's album": a month that is also a given
@@ -1613,7 +1619,7 @@ impl<'a> Scanner<'a> {
             let person = maybe
                 && (w.has(F_GIVEN) || is_name_like_month(name))
                 && (self.owns(w)
-                    || (w.has(F_GIVEN) && w.sent_init && self.clause_ends_after(w.end)));
+                    || (w.has(F_GIVEN) && w.sent_init && self.person_acts_after(w.end, true)));
             if person {
                 return Some((w.start, w.start + name.len()));
             }
@@ -1652,11 +1658,14 @@ impl<'a> Scanner<'a> {
             _ => return None,
         };
         if let [El::Word(w)] = run {
+            // "Hi Art", "Tell Pat", "Did Grace send it?": a given name that is also a word,
+            // after an opener, is the one addressed or talked about.
+            let addressed = lo > 0 && w.has(F_GIVEN);
             let keep = match w.kind {
                 Kind::Camel | Kind::Caps => true,
                 Kind::Initial => false,
                 Kind::Cap => {
-                    !((w.sent_init && w.has(F_COMMON | F_STARTER))
+                    !((w.sent_init && w.has(F_COMMON | F_STARTER) && !addressed)
                         || w.has(F_ALWAYS_DROP | F_TIME | F_CONNECTOR))
                 }
             };
@@ -1716,11 +1725,99 @@ impl<'a> Scanner<'a> {
                 let word = &rest[..rest
                     .find(|c: char| !c.is_ascii_lowercase())
                     .unwrap_or(rest.len())];
-                (word.len() >= 4 && word.ends_with("ed"))
+                // "need", "seed": not a past tense.
+                (word.len() >= 4 && word.ends_with("ed") && !word.ends_with("eed"))
                     || matches!(word, "said" | "says" | "told" | "sent" | "wrote" | "paid")
             }
             _ => false,
         }
+    }
+
+    /// Whether a month that is also a given name (bytes `start..end`) names a person where it
+    /// stands: it opens a sentence and says or does something ("April said", "April will
+    /// present"), or sits inside one after no word of time ("ask May if", "when June
+    /// approves", not "in May", "due May 5", "this June").
+    fn month_names_person(&self, start: usize, end: usize) -> bool {
+        if self.sentence_start {
+            return self.person_acts_after(end, false);
+        }
+        let head = self.slice(0, start).trim_end_matches(' ');
+        let before = &head[head
+            .rfind(|c: char| !c.is_ascii_alphanumeric())
+            .map_or(0, |i| i + 1)..];
+        let dated = before.is_empty()
+            || before
+                .bytes()
+                .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+            || lookup(before) & (F_TIME | F_MID_DROP | F_CONNECTOR) != 0
+            || matches!(
+                before,
+                "is" | "was"
+                    | "be"
+                    | "due"
+                    | "until"
+                    | "till"
+                    | "since"
+                    | "by"
+                    | "from"
+                    | "through"
+                    | "during"
+                    | "before"
+                    | "after"
+                    | "around"
+                    | "early"
+                    | "late"
+                    | "mid"
+                    | "end"
+                    | "start"
+                    | "every"
+                    | "each"
+                    | "this"
+                    | "next"
+                    | "last"
+                    | "and"
+                    | "or"
+            );
+        let after = self.slice(end, self.bytes.len()).trim_start_matches(' ');
+        !dated && !after.starts_with(|c: char| c.is_ascii_digit())
+    }
+
+    /// Whether what follows byte `p` makes the word before it a person: the clause ends
+    /// there, or a person's verb or a list of people follows ("Will is out", "Grace from AP
+    /// says", "Rose and Art", "Rose + Hank"). "Summer camp", "Will you", "Mark as read" are
+    /// none of these.
+    /// `lists`: "and", "or", "+" and "&" count ("Rose and Art"), not for a month ("May and
+    /// June").
+    fn person_acts_after(&self, p: usize, lists: bool) -> bool {
+        if self.clause_ends_after(p) {
+            return true;
+        }
+        let rest = self.slice(p, self.bytes.len());
+        let Some(rest) = rest.strip_prefix(' ') else {
+            return false;
+        };
+        let word = &rest[..rest
+            .find(|c: char| !c.is_ascii_lowercase())
+            .unwrap_or(rest.len())];
+        let list = rest.starts_with(['+', '&']) || matches!(word, "and" | "or");
+        // "June is booked solid": a month is, a month has.
+        let state = matches!(word, "is" | "was" | "has" | "had");
+        (lists && (list || state))
+            || matches!(
+                word,
+                "from"
+                    | "will"
+                    | "can"
+                    | "wants"
+                    | "asked"
+                    | "just"
+                    | "also"
+                    | "got"
+                    | "went"
+                    | "broke"
+                    | "thinks"
+                    | "needs"
+            )
     }
 
     /// Whether a word carries a possessive `'s` (kept in it, or right after it).
@@ -2066,7 +2163,6 @@ fn strip_possessive(w: &str) -> (&str, bool) {
 }
 
 /// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
-/// The lists hold ASCII words only: other bytes match nothing and are left as they are.
 fn lookup(w: &str) -> u32 {
     if w.len() > MAX_LOOKUP_BYTES {
         return 0;
@@ -2237,7 +2333,7 @@ mod tests {
             }
         }
         for (w, flags) in lexicon {
-            assert_eq!(w.to_ascii_lowercase(), w);
+            assert_eq!(w.to_lowercase(), w);
             assert!(w.len() <= MAX_LOOKUP_BYTES && flags != 0);
             assert_eq!(lookup(w) & !(F_TLD | F_FILE_EXT), flags);
         }
