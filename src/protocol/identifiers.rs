@@ -400,6 +400,15 @@ impl<'a> Scanner<'a> {
                 ci += 1;
                 continue;
             }
+            if c == '|' && self.line_start(i) && self.table_rule_follows(i) {
+                // "| Vendor | Hosts | Annual |" above "|---|---|": a table's header row
+                // names its columns.
+                self.brk_end();
+                let end = self.line_end(i);
+                ci += self.slice(i, end).chars().count();
+                i = end;
+                continue;
+            }
             if let Some((cs, ce, next, next_ci)) = self.try_quote(i, ci, c, len) {
                 self.flush();
                 let content = self.slice(cs, ce);
@@ -484,6 +493,38 @@ impl<'a> Scanner<'a> {
             ci += 1;
         }
         self.flush();
+    }
+
+    /// Where the line holding byte `i` ends (its line break, or the text's end).
+    fn line_end(&self, i: usize) -> usize {
+        self.bytes[i..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(self.bytes.len(), |k| i + k)
+    }
+
+    /// Whether only spaces stand between byte `i` and the start of its line.
+    fn line_start(&self, i: usize) -> bool {
+        self.bytes[..i]
+            .iter()
+            .rev()
+            .find(|&&c| c != b' ' && c != b'\t')
+            .is_none_or(|&c| c == b'\n')
+    }
+
+    /// Whether the line after the one holding byte `i` is a markdown table's rule
+    /// ("|---|:--:|", "--- | ---").
+    fn table_rule_follows(&self, i: usize) -> bool {
+        let start = self.line_end(i) + 1;
+        let Some(rest) = self.bytes.get(start..) else {
+            return false;
+        };
+        let line = &rest[..rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len())];
+        line.contains(&b'-')
+            && line.contains(&b'|')
+            && line
+                .iter()
+                .all(|c| matches!(c, b'|' | b'-' | b':' | b' ' | b'\t' | b'\r'))
     }
 
     /// An account or card number written in groups at `i`: an IBAN ("DE89 3704 0044 0532
@@ -768,6 +809,11 @@ impl<'a> Scanner<'a> {
             }
             return;
         }
+        if self.is_emoji_code(s, e) {
+            // ":rotating_light:", ":+1:": an emoji written by its name.
+            self.filler();
+            return;
+        }
         let (mut s, mut e) = (s, e);
         let mut lead = false;
         // "./run.sh", ".\\run.ps1", "\\\\server\\share", "::1": the leading punctuation is part of
@@ -833,6 +879,17 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Whether bytes `s..e` are an emoji's name between colons (":tada:", ":+1:").
+    fn is_emoji_code(&self, s: usize, e: usize) -> bool {
+        let t = &self.bytes[s..e];
+        t.len() > 2
+            && t[0] == b':'
+            && t[t.len() - 1] == b':'
+            && t[1..t.len() - 1]
+                .iter()
+                .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || b"_+-".contains(&c))
+    }
+
     /// Classifies one token core at byte offset `b`. Returns true when a following period
     /// belongs to an abbreviation (initial, honorific, "St.") rather than ending a sentence.
     ///
@@ -887,6 +944,15 @@ impl<'a> Scanner<'a> {
             // A word of ASCII letters ("Joe" of "Joe's", "a" of "'a"): none of the checks
             // below applies to it.
             return self.alnum(w, b, &Shape::of_ascii_letters(w));
+        }
+        if let Some((key, value)) = w.split_once('=') {
+            // "host=pay-gw-03.eu.acme.internal", "order=ORD-88213" in a log line: the value.
+            if !key.is_empty()
+                && !value.is_empty()
+                && key.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+            {
+                return self.classify_core(value, b + key.len() + 1);
+            }
         }
         let Some(first) = w.chars().next() else {
             return false;
@@ -1111,6 +1177,15 @@ impl<'a> Scanner<'a> {
         }
         if self.shape(Asked::Uuid, w, shapes::is_uuid) {
             self.emit_id(b, end);
+            return;
+        }
+        if let Some((name, _)) = w.rsplit_once('-').filter(|(name, title)| {
+            matches!(*title, "san" | "sama" | "kun" | "chan" | "sensei" | "ji")
+                && name.chars().next().is_some_and(char::is_uppercase)
+                && !name.contains('-')
+        }) {
+            // "Tanaka-san", "Sharma-ji": a title after the name, as "Dr." before one.
+            self.cap_word(name, b, lookup(name));
             return;
         }
         if shape.numeric > 0 {
