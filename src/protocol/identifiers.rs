@@ -294,6 +294,8 @@ struct Scanner<'a> {
     /// and what comes next decides whether the `'s` is part of the name ("Trader Joe's on
     /// Main", "Joe's Pizza") or a person's possessive ("Maria's birthday").
     poss: Option<(usize, usize)>,
+    /// The run is a title joined by "and the" ("Harry Potter and the Philosopher's Stone").
+    title_run: bool,
 }
 
 impl<'a> Scanner<'a> {
@@ -314,6 +316,7 @@ impl<'a> Scanner<'a> {
             memos: [Memo::default(); 6],
             shape_answers: FnvHashMap::default(),
             poss: None,
+            title_run: false,
         }
     }
 
@@ -1295,6 +1298,11 @@ impl<'a> Scanner<'a> {
             };
             let joined = if flags & F_CONNECTOR != 0 {
                 self.try_conn(flags, w == "of")
+            } else if w == "and" && self.the_title_follows(end) {
+                // "Harry Potter and the Philosopher's Stone", "Zen and the Art of …": "and
+                // the" before a capitalised word joins a title ("Anna and the kids" does not).
+                self.title_run = self.try_conn(F_CONNECTOR, true);
+                self.title_run
             } else if flags & F_MID_DROP != 0 && self.title_mode() {
                 self.try_title_joiner(w)
             } else {
@@ -1452,6 +1460,9 @@ impl<'a> Scanner<'a> {
     /// The run is a title opened by a capitalised "The" inside a sentence ("reading The
     /// Catcher in the Rye"), where lowercase prepositions and articles join the words.
     fn title_mode(&self) -> bool {
+        if self.title_run {
+            return true;
+        }
         // Most runs hold no "The" at all: a plain loop on length and first byte first.
         let mut has_the = false;
         for e in &self.run {
@@ -1493,6 +1504,21 @@ impl<'a> Scanner<'a> {
             self.sentence_start = false;
         }
         ok
+    }
+
+    /// Whether " the " and a title's words follow position `p`: two capitalised words, or one
+    /// and "of" ("the Philosopher's Stone", "the Art of …"; not "the Acme team").
+    fn the_title_follows(&self, p: usize) -> bool {
+        if self.bytes.get(p..p + 5) != Some(b" the ") || !self.cap_word_follows(p + 4) {
+            return false;
+        }
+        let rest = self.slice(p + 5, self.bytes.len());
+        let word_end = rest
+            .find(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+            .unwrap_or(rest.len());
+        let after = &rest[word_end..];
+        let next = after.strip_prefix(' ').unwrap_or("");
+        next.starts_with(char::is_uppercase) || next.starts_with("of ")
     }
 
     /// Whether a capitalised word follows position `p` after one space.
@@ -1666,6 +1692,7 @@ impl<'a> Scanner<'a> {
     #[inline(never)]
     fn flush_run(&mut self) {
         let span = self.run_span();
+        self.title_run = false;
         self.run.clear();
         self.run_words = 0;
         self.overflow = false;
@@ -1723,6 +1750,8 @@ impl<'a> Scanner<'a> {
                     break
                 }
                 El::Ord { street, .. } if leading_number_fits(&run[lo + 1..], street) => break,
+                // "The Lord of the Rings", "A Tale of Two Cities": the article of a title.
+                El::Word(w) if lo == 0 && self.opens_title(&w, &run[1..]) => break,
                 _ => lo += 1,
             }
         }
@@ -1752,6 +1781,20 @@ impl<'a> Scanner<'a> {
             El::Conn { .. } | El::Ord { .. } => return None,
         };
         Some((start, end))
+    }
+
+    /// Whether `w`, a capitalised "The" or "A" before the run's `rest`, is a title's first
+    /// word: "A" before a name with "of" in it, "The" before one with "of the" in it ("The
+    /// Bank of America" stays "Bank of America").
+    fn opens_title(&self, w: &Word, rest: &[El]) -> bool {
+        let of = |e: &El| matches!(e, El::Conn { of: true, .. });
+        match self.slice(w.start, w.end) {
+            "A" => matches!(rest.first(), Some(El::Word(_))) && rest.iter().any(of),
+            "The" => rest
+                .windows(2)
+                .any(|pair| of(&pair[0]) && matches!(pair[1], El::Conn { of: false, .. })),
+            _ => false,
+        }
     }
 
     /// Whether the run opens right after a lowercase article ("a", "an", "the").
