@@ -583,6 +583,49 @@ impl<'a> Scanner<'a> {
 
     /// A word of a script without case set among Latin words (see `alnum`): the length of
     /// the name, a Japanese or Korean honorific after it removed ("田中さん").
+    /// Names a title follows in text without case or spaces: "田中さんと京都で" (田中), "김민준
+    /// 씨랑" (김민준), "佐藤様". The name is the run of Han, Katakana or Hangul right before the
+    /// title (Hiragana spells grammar). Emits each and returns whether there was one.
+    fn titled_caseless_names(&mut self, w: &str, b: usize) -> bool {
+        const TITLES: [&str; 7] = ["さん", "さま", "様", "先生", "ちゃん", "くん", "氏"];
+        let name_char = |c: char| {
+            ('\u{4e00}'..='\u{9fff}').contains(&c)
+                || ('\u{30a0}'..='\u{30ff}').contains(&c)
+                || ('\u{ac00}'..='\u{d7a3}').contains(&c)
+        };
+        // "김민준 씨랑", "김민준 팀장님한테", "박지은 선생님이": a Korean title is the next word
+        // (씨, or a word with 님: 팀장님 is "team lead", and 선생님 alone a word, not a name).
+        let next = self.slice(b + w.len(), self.bytes.len());
+        let next_word = next
+            .strip_prefix(' ')
+            .map(|n| &n[..n.find(char::is_whitespace).unwrap_or(n.len())]);
+        if w.chars().all(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c))
+            && (2..=4).contains(&w.chars().count())
+            && next_word.is_some_and(|n| n.starts_with('씨') || n.contains('님'))
+        {
+            self.emit_id(b, b + w.len());
+            return true;
+        }
+        let mut found = false;
+        for (at, _) in w.char_indices() {
+            if !TITLES.iter().any(|t| w[at..].starts_with(t)) {
+                continue;
+            }
+            let head = &w[..at];
+            let start = head
+                .char_indices()
+                .rev()
+                .take_while(|&(_, c)| name_char(c))
+                .last()
+                .map_or(at, |(i, _)| i);
+            if (1..=5).contains(&head[start..].chars().count()) {
+                self.emit_id(b + start, b + at);
+                found = true;
+            }
+        }
+        found
+    }
+
     fn caseless_name(&self, w: &str, b: usize) -> Option<usize> {
         const HONORIFICS: [&str; 8] = ["さん", "さま", "様", "先生", "ちゃん", "くん", "씨", "님"];
         let honorific_end = matches!(
@@ -952,7 +995,9 @@ impl<'a> Scanner<'a> {
             // "host=pay-gw-03.eu.acme.internal", "order=ORD-88213" in a log line: the value.
             if !key.is_empty()
                 && !value.is_empty()
-                && key.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+                && key
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
             {
                 return self.classify_core(value, b + key.len() + 1);
             }
@@ -1284,6 +1329,9 @@ impl<'a> Scanner<'a> {
             // Scripts without case: a short word set among Latin words names something
             // ("Meeting with 王小明 in 東京"); within text of its own script, names cannot
             // be told from words.
+            if self.titled_caseless_names(w, b) {
+                return false;
+            }
             match self.caseless_name(w, b) {
                 Some(len) => self.emit_id(b, b + len),
                 None => self.other(),
