@@ -403,6 +403,14 @@ impl<'a> Scanner<'a> {
                 ci += 1;
                 continue;
             }
+            if c == '#' && self.line_start(i) && self.one_word_heading(i) {
+                // "## Characters", "### Utilities": a heading of one word names a section.
+                self.brk_end();
+                let end = self.line_end(i);
+                ci += self.slice(i, end).chars().count();
+                i = end;
+                continue;
+            }
             if c == '|' && self.line_start(i) && self.table_rule_follows(i) {
                 // "| Vendor | Hosts | Annual |" above "|---|---|": a table's header row
                 // names its columns.
@@ -504,6 +512,14 @@ impl<'a> Scanner<'a> {
             .iter()
             .position(|&c| c == b'\n')
             .map_or(self.bytes.len(), |k| i + k)
+    }
+
+    /// Whether the line at byte `i` is a markdown heading of one word ("## Thoughts").
+    fn one_word_heading(&self, i: usize) -> bool {
+        let line = self.slice(i, self.line_end(i)).trim_start_matches('#');
+        line.strip_prefix(' ')
+            .map(str::trim)
+            .is_some_and(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
     }
 
     /// Whether only spaces stand between byte `i` and the start of its line.
@@ -956,6 +972,10 @@ impl<'a> Scanner<'a> {
                 // "a Trader Joe's bag", "the Macy's gift card": a person's possessive takes no
                 // article; a shop's name does.
                 self.extend_last_word(base_end, end);
+            } else if self.run_is_shop() {
+                // "Ben & Jerry's Half Baked": the shop's name ends at its 's.
+                self.extend_last_word(base_end, end);
+                self.flush();
             } else if matches!(self.run.last(), Some(El::Word(last)) if last.end == base_end) {
                 self.poss = Some((base_end, end));
             } else {
@@ -963,6 +983,19 @@ impl<'a> Scanner<'a> {
             }
         }
         abbrev
+    }
+
+    /// Whether the run before a possessive reads as a shop's name rather than a person's:
+    /// "Ben & Jerry's", "Trader Joe's" (a name opened by an ordinary word), not "Mike Chen's".
+    fn run_is_shop(&self) -> bool {
+        let (Some(El::Word(first)), Some(El::Word(last))) = (self.run.first(), self.run.last())
+        else {
+            return false;
+        };
+        let amp = self.slice(first.start, last.start).contains(" & ");
+        let first_common =
+            first.kind == Kind::Cap && first.has(F_COMMON) && !first.has(F_GIVEN | F_STARTER);
+        first.start != last.start && (amp || first_common)
     }
 
     /// Stretches the run's last word from ending at `end` to ending at `new_end`.
@@ -1838,9 +1871,13 @@ impl<'a> Scanner<'a> {
         let of = |e: &El| matches!(e, El::Conn { of: true, .. });
         match self.slice(w.start, w.end) {
             "A" => matches!(rest.first(), Some(El::Word(_))) && rest.iter().any(of),
-            "The" => rest
-                .windows(2)
-                .any(|pair| of(&pair[0]) && matches!(pair[1], El::Conn { of: false, .. })),
+            // "The Seven Husbands of Evelyn Hugo": or four words and "of".
+            "The" => {
+                rest.windows(2)
+                    .any(|pair| of(&pair[0]) && matches!(pair[1], El::Conn { of: false, .. }))
+                    || (rest.iter().any(of)
+                        && rest.iter().filter(|e| matches!(e, El::Word(_))).count() >= 4)
+            }
             _ => false,
         }
     }
@@ -1885,9 +1922,13 @@ impl<'a> Scanner<'a> {
     /// or a verb of telling or a past tense ("Grant Thompson asked", "Hope said").
     fn clause_ends_after(&self, p: usize) -> bool {
         match self.bytes.get(p) {
-            None | Some(b',' | b'\n' | b'\r') => true,
+            None | Some(b',' | b'\n' | b'\r' | b'\t' | b'|') => true,
             Some(b' ') => {
                 let rest = self.slice(p + 1, self.bytes.len());
+                if rest.starts_with('|') {
+                    // "| Bill | Kindle |": a table cell ends there.
+                    return true;
+                }
                 let word = &rest[..rest
                     .find(|c: char| !c.is_ascii_lowercase())
                     .unwrap_or(rest.len())];
