@@ -145,47 +145,55 @@ fn identifier_extraction_chat_tune3_set_f1() {
 /// from the extractor, by the same rules as the tune2 set, and never looked at while tuning.
 /// Its score is the estimate of how the extractor does on chat text it has not seen: F1 0.685
 /// before the chat rules, 0.872 after the first tuning set, 0.887 after the second, 0.896 after
-/// the third.
+/// the third, 0.920 after the fourth and fifth.
 #[test]
 fn identifier_extraction_chat_heldout_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat held-out set)",
         "identifiers-chat-heldout.jsonl",
     );
-    assert!(f1 >= 0.85, "F1 {f1:.3} is below 0.85");
+    assert!(f1 >= 0.88, "F1 {f1:.3} is below 0.88");
 }
 
 /// A fourth independent author's workplace chat (standups, incidents, logs, tables, code review,
 /// tickets, colleagues writing in their own scripts), by the same rules as the tune2 set.
+/// Untuned F1 0.806; 0.885 after rules of shape and context (table header rows, a log's
+/// key=value, titles after a name in any script, given names that are words, "and the" titles)
+/// and small word classes of other languages (openers, weekdays, honorifics).
 #[test]
 fn identifier_extraction_chat_tune4_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune4 set)",
         "identifiers-chat-tune4.jsonl",
     );
-    assert!(f1 >= 0.0, "F1 {f1:.3}");
+    assert!(f1 >= 0.86, "F1 {f1:.3} is below 0.86");
 }
 
 /// A fifth independent author's personal-life messages (family, travel, shopping, media,
 /// health, money; pasted e-mails and receipts; 16 languages), by the same rules.
+/// Untuned F1 0.786; 0.853 after the same rules. What is left is mostly what no rule of shape
+/// reaches: names typed in lowercase, unsegmented scripts, titles made of ordinary words
+/// ("Gone with the Wind", "Pride and Prejudice").
 #[test]
 fn identifier_extraction_chat_tune5_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune5 set)",
         "identifiers-chat-tune5.jsonl",
     );
-    assert!(f1 >= 0.0, "F1 {f1:.3}");
+    assert!(f1 >= 0.83, "F1 {f1:.3} is below 0.83");
 }
 
 /// A second held-out set (176 rows, half work, half personal, 25 languages), written apart from
-/// the extractor by the same rules and never looked at while tuning.
+/// the extractor by the same rules and never looked at while tuning: F1 0.807 before the
+/// tune4/tune5 rules, 0.838 after. Harder than the first held-out set (more scripts without
+/// spaces or case, more lowercase names, more titles), so the two bracket the estimate.
 #[test]
 fn identifier_extraction_chat_heldout2_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat held-out set 2)",
         "identifiers-chat-heldout2.jsonl",
     );
-    assert!(f1 >= 0.0, "F1 {f1:.3}");
+    assert!(f1 >= 0.8, "F1 {f1:.3} is below 0.8");
 }
 
 /// Extra messages written for this extractor (not tuned against the dev set), labelled by

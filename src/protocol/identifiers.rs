@@ -1464,6 +1464,26 @@ impl<'a> Scanner<'a> {
             self.cue_word = None;
             return true;
         }
+        if self.run.is_empty()
+            && matches!(
+                self.word_before(b),
+                "der"
+                    | "die"
+                    | "das"
+                    | "den"
+                    | "dem"
+                    | "ein"
+                    | "eine"
+                    | "einen"
+                    | "einem"
+                    | "einer"
+            )
+        {
+            // "einen Termin", "die Überweisung": German capitalises its nouns; one after an
+            // article is a noun unless a name follows it.
+            self.sentence_start = true;
+            flags |= F_COMMON;
+        }
         self.word(b, b + w.len(), Kind::Cap, flags);
         flags & F_ABBREV_JOIN != 0
     }
@@ -1940,6 +1960,17 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The ASCII word (letters and digits) before byte `start` and the spaces before it.
+    fn word_before(&self, start: usize) -> &'a str {
+        let head = self.slice(0, start).trim_end_matches(' ');
+        let start = head
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !c.is_ascii_alphanumeric())
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        &head[start..]
+    }
+
     /// Whether a month that is also a given name (bytes `start..end`) names a person where it
     /// stands: it opens a sentence and says or does something ("April said", "April will
     /// present"), or sits inside one after no word of time ("ask May if", "when June
@@ -1948,10 +1979,7 @@ impl<'a> Scanner<'a> {
         if self.sentence_start {
             return self.person_acts_after(end, false);
         }
-        let head = self.slice(0, start).trim_end_matches(' ');
-        let before = &head[head
-            .rfind(|c: char| !c.is_ascii_alphanumeric())
-            .map_or(0, |i| i + 1)..];
+        let before = self.word_before(start);
         let dated = before.is_empty()
             || before
                 .bytes()
@@ -2828,6 +2856,75 @@ mod tests {
         check("Bring a Wendy's burger", &["Wendy's"]);
         check("Maria's birthday is soon", &["Maria"]);
         check("shop\tFred's\t12.00", &["Fred's"]);
+    }
+
+    #[test]
+    fn identifiers_words_of_other_languages_and_titles_after_names() {
+        // Openers, weekdays and honorifics looked up in any script.
+        check("Кто в пятницу дежурит? Иван Петров", &["Иван Петров"]);
+        check("Ο Νίκος από τη Θεσσαλονίκη", &["Νίκος", "Θεσσαλονίκη"]);
+        check("Mañana tengo cita con la Dra. Gómez", &["Gómez"]);
+        check(
+            "Ich habe am Montag einen Termin bei Frau Becker",
+            &["Becker"],
+        );
+        check("Mehmet Bey, Turkcell sözleşmesi", &["Mehmet", "Turkcell"]);
+        check("Tanaka-san asked for the forecast", &["Tanaka"]);
+        // A title after a name in text without spaces or case.
+        check("来週の金曜日に田中さんと会う", &["田中"]);
+        check("김민준 팀장님한테 회의록 보내줘", &["김민준"]);
+        check("박지은 선생님이 알림장에", &["박지은"]);
+        // A word before its position is read by chars, never split inside one.
+        check("déjà vu: ask May if Réunion à May", &["May", "Réunion"]);
+    }
+
+    #[test]
+    fn identifiers_given_names_months_and_titles() {
+        check(
+            "Will is OOO until Monday, so ask May if it works",
+            &["Will", "May"],
+        );
+        check("April said the party starts at 7", &["April"]);
+        check("Hi Art, the CFO approved it.", &["Art"]);
+        check("Did Mark get the slides?", &[]);
+        check("Summer camp forms are due", &[]);
+        check("June is booked solid", &[]);
+        check("See you in May. Due May 5.", &[]);
+        check(
+            "Harry Potter and the Philosopher's Stone, with Anna and the kids",
+            &["Harry Potter and the Philosopher's Stone", "Anna"],
+        );
+        check("Sam and the Acme team", &["Sam", "Acme"]);
+        check(
+            "The Lord of the Rings or A Tale of Two Cities? The Bank of America rep asked.",
+            &[
+                "The Lord of the Rings",
+                "A Tale of Two Cities",
+                "Bank of America",
+            ],
+        );
+        check(
+            "Ben & Jerry's Half Baked, and Mike Chen's car",
+            &["Ben & Jerry's", "Half Baked", "Mike Chen"],
+        );
+        check(
+            "Boston Children's Hospital",
+            &["Boston Children's Hospital"],
+        );
+    }
+
+    #[test]
+    fn identifiers_markdown_logs_and_emoji() {
+        check(
+            "| Vendor | Hosts |\n|---|---|\n| Datadog | 120 |\n| Bill | 3 |",
+            &["Datadog", "Bill"],
+        );
+        check("## Characters\n- Elizabeth Bennet", &["Elizabeth Bennet"]);
+        check(
+            "WARN host=pay-gw-03.eu.acme.internal order=ORD-88213 attempt=3",
+            &["pay-gw-03.eu.acme.internal", "ORD-88213"],
+        );
+        check(":rotating_light: paged @lena :+1:", &["@lena"]);
     }
 
     #[test]
