@@ -30,11 +30,11 @@ setup:
 
 lint:
 	cargo fmt --all --check
-	cargo clippy --all-targets -- -D warnings
+	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --features test-panic --lib $(WASM_TEST_TARGETS) -- -D warnings
 
 test-rust:
-	cargo test
+	cargo test --workspace
 
 test-wasm: test-wasm-node test-wasm-chrome test-wasm-worker
 

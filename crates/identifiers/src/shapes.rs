@@ -5,7 +5,7 @@
 //! (an `@`, a first digit, a length), keeps the plain words of chat text off the regex engine:
 //! most tokens are decided without it. What is not a regular-expression job stays hand-written:
 //! a URL's literal prefix, IPv6 (std's parser), the digit-group count. The name-run heuristics
-//! (codes, host names, paths) are in `identifiers.rs`.
+//! (codes, host names, paths) are in `lib.rs`.
 
 use std::net::Ipv6Addr;
 use std::sync::LazyLock;

@@ -1,0 +1,3072 @@
+//! The default identifier extractor.
+//!
+//! [`extract_identifiers`] pulls out of a chat message the spans that could name one specific
+//! record in a personal memory store: proper names ("Bank of America", "São Paulo", "OpenAI"),
+//! id-like tokens (`ent_…`, UUIDs, `JIRA-4512`, `QX7P2M`, `#4821`, `4417-2290`), e-mail
+//! addresses, URLs, domains, IP addresses, `@handles` and the contents of quoted strings.
+//!
+//! It is a hand-written scanner that makes one pass over the message; the token shapes that are
+//! regular languages (e-mails, URLs, domains, UUIDs, snake_case ids, IP addresses, handles,
+//! model codes, dates) are matched by hand in `shapes.rs`, each tested against its regular
+//! expression:
+//!
+//! 1. The main loop walks the bytes, decoding chars as it goes. It recognises quoted strings
+//!    (`"…"`, `“…”`, `'…'`, `‘…’`, `` `…` ``, `«…»`)
+//!    with an amortised closer search (each character is examined at most once per quote
+//!    kind; a quote is at most [`MAX_QUOTE_CHARS`] long and never spans a line break), takes
+//!    URLs whole, and cuts everything else into tokens of word characters and in-word
+//!    punctuation.
+//! 2. Each token is classified from a one-pass summary of its characters: e-mail, `@handle`,
+//!    `#tag`, path, IP address, domain or file name, snake_case id, hyphenated code, mixed
+//!    letter/digit code, number, or a word (Capitalised, CamelCase, ALLCAPS, initial,
+//!    lowercase, or a connector such as "of", "de", "&").
+//! 3. Words feed a run builder that joins adjacent name words, and the connectors between
+//!    them, into one name ("Bank of America", "McKinsey & Company"; but "OpenAI and
+//!    Anthropic" stays two names). It drops words that are capitalised only because they
+//!    open a sentence (a compact lexicon of common English sentence starters and nouns, plus
+//!    a lone capitalised word followed directly by an object: "Wire the money"), weekday and
+//!    month names, the pronoun I, generic acronyms ("FYI", "PDF"), honorifics, and a
+//!    possessive `'s` (kept only right before punctuation, as in "at Trader Joe's?").
+//!    Numbers extend a name when they read as part of it ("Windows 11", "Dyson V11",
+//!    "5th Avenue", "42 Elm Street"), not when they count something ("Sarah 3 times").
+//!
+//! Everything is linear in the input length (a lexicon lookup is one hash table probe; a shape
+//! check runs over one token, or from a URL's start to its end; a grouped account number is
+//! looked for at most nine groups ahead) and never panics: slicing goes through checked `get`
+//! or is bounded by a length checked just before. The output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
+//! characters each.
+
+use fnv::{FnvHashMap, FnvHashSet};
+
+mod lexicon;
+use lexicon::*;
+mod shapes;
+
+/// At most this many identifiers are returned (the caller keeps far fewer).
+pub const MAX_IDENTIFIERS: usize = 64;
+/// Each identifier is cut to at most this many characters.
+pub const MAX_IDENTIFIER_CHARS: usize = 200;
+/// A quoted string longer than this (in characters) is not treated as a quote.
+pub const MAX_QUOTE_CHARS: usize = 200;
+/// A run of capitalised words longer than this is a title-cased sentence, not a name.
+const MAX_RUN_WORDS: usize = 8;
+/// Hard bound on the elements (words, connectors, numbers) kept for one run.
+const MAX_RUN_ELEMENTS: usize = 16;
+/// Tokens longer than this (in characters, URLs aside) are noise, not identifiers.
+const MAX_TOKEN_CHARS: usize = 256;
+/// At most this many spellings are remembered to skip repeated mentions quickly.
+const MAX_SEEN_SPELLINGS: usize = 256;
+/// At most this many answers of the regex shapes are remembered (see `Scanner::shape_answers`).
+const MAX_SHAPE_ANSWERS: usize = 256;
+
+/// Extracts the concrete identifiers a message names, in order of first appearance.
+///
+/// Spans are returned exactly as written (quotes, honorifics and a possessive `'s` removed),
+/// without duplicates (compared case-insensitively; the first spelling wins).
+pub fn extract_identifiers(text: &str) -> Vec<String> {
+    let mut scanner = Scanner::new(text);
+    scanner.scan();
+    scanner.out
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    /// "Berlin", "Maria", "Jean-Luc", "O'Brien".
+    Cap,
+    /// "OpenAI", "iPhone", "McKinsey".
+    Camel,
+    /// "NASA", "IBM", "II", "AT&T".
+    Caps,
+    /// "F", "J.R.R", "B": joins a run but is never a name on its own.
+    Initial,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Word {
+    start: usize,
+    end: usize,
+    kind: Kind,
+    /// Opens its sentence (possibly after dropped starters such as "Hi").
+    sent_init: bool,
+    /// Lexicon flags (only consulted for `Cap` and `Initial` words).
+    flags: u32,
+}
+
+impl Word {
+    fn has(&self, flag: u32) -> bool {
+        self.flags & flag != 0
+    }
+
+    /// A capitalised word that is an ordinary English word here and not part of a name.
+    fn is_dropped_prefix(&self) -> bool {
+        matches!(self.kind, Kind::Cap | Kind::Initial)
+            && ((self.sent_init && self.has(F_STARTER)) || self.has(F_MID_DROP))
+    }
+}
+
+/// An element of a run of name words.
+#[derive(Clone, Copy, Debug)]
+enum El {
+    Word(Word),
+    /// "of", "de", "&", "the" after "of".
+    Conn {
+        of: bool,
+        /// "in", "to", "on", "at" inside a title ("The Catcher in the Rye"): it joins only
+        /// through an article, so "The Hobbit in London" stays two names.
+        prep: bool,
+    },
+    /// A number or model code after a name word: "11" in "Windows 11".
+    Num {
+        end: usize,
+    },
+    /// A number before name words: "5th Avenue", "42 Elm Street".
+    Ord {
+        start: usize,
+        /// A plain number ("42"), which only starts a street name; else an ordinal.
+        street: bool,
+    },
+}
+
+/// The token shapes asked of a regular expression (`shapes.rs`), as keys of remembered answers.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Asked {
+    Email,
+    Hashtag,
+    SnakeCaseId,
+    DomainOrFile,
+    Ipv4,
+    Uuid,
+    DigitGroupsId,
+    ModelCode,
+    Ordinal,
+}
+
+/// Remembers where the last search for a quote closer (or a line break) stopped.
+#[derive(Clone, Copy, Default)]
+struct Memo {
+    valid: bool,
+    /// Byte positions in `from..to` hold no closer and no line break.
+    from: usize,
+    to: usize,
+    /// The char index of `to`.
+    to_ci: usize,
+    /// Position `to` is a closer or a line break.
+    hit: bool,
+}
+
+/// A one-pass summary of a token's characters.
+#[derive(Clone, Copy, Default)]
+struct Shape {
+    chars: usize,
+    letters: usize,
+    upper: usize,
+    lower: usize,
+    /// Numeric characters (ASCII digits and others).
+    numeric: usize,
+    first_upper: bool,
+    upper_after_first: bool,
+    at: bool,
+    slash: bool,
+    colon: bool,
+    dot: bool,
+    underscore: bool,
+    amp: bool,
+    hyphen: bool,
+    apos: bool,
+    /// Any other character that is not part of a word.
+    other: bool,
+}
+
+impl Shape {
+    /// `Shape::of` an ASCII word, byte by byte.
+    fn of_ascii(w: &[u8]) -> Shape {
+        let mut s = Shape {
+            chars: w.len(),
+            first_upper: w.first().is_some_and(u8::is_ascii_uppercase),
+            ..Shape::default()
+        };
+        for &b in w {
+            match b {
+                b'A'..=b'Z' => s.upper += 1,
+                b'a'..=b'z' => s.lower += 1,
+                b'0'..=b'9' => s.numeric += 1,
+                b'@' => s.at = true,
+                b'/' => s.slash = true,
+                b':' => s.colon = true,
+                b'.' => s.dot = true,
+                b'_' => s.underscore = true,
+                b'&' => s.amp = true,
+                b'-' => s.hyphen = true,
+                b'\'' => s.apos = true,
+                _ => s.other = true,
+            }
+        }
+        s.letters = s.upper + s.lower;
+        s.upper_after_first = s.upper > usize::from(s.first_upper);
+        s
+    }
+
+    /// `Shape::of` a word of ASCII letters.
+    fn of_ascii_letters(w: &str) -> Shape {
+        let b = w.as_bytes();
+        let upper = b.iter().filter(|c| c.is_ascii_uppercase()).count();
+        let first_upper = b.first().is_some_and(u8::is_ascii_uppercase);
+        Shape {
+            chars: b.len(),
+            letters: b.len(),
+            upper,
+            lower: b.len() - upper,
+            first_upper,
+            upper_after_first: upper > usize::from(first_upper),
+            ..Shape::default()
+        }
+    }
+
+    fn of(w: &str) -> Shape {
+        if w.is_ascii() {
+            return Shape::of_ascii(w.as_bytes());
+        }
+        let mut s = Shape::default();
+        for c in w.chars() {
+            let first = s.chars == 0;
+            s.chars += 1;
+            if is_cjk_letter(c) {
+                s.letters += 1;
+            } else if c.is_alphabetic() {
+                s.letters += 1;
+                if c.is_uppercase() {
+                    s.upper += 1;
+                    if first {
+                        s.first_upper = true;
+                    } else {
+                        s.upper_after_first = true;
+                    }
+                } else if c.is_lowercase() {
+                    s.lower += 1;
+                }
+            } else if c.is_numeric() {
+                s.numeric += 1;
+            } else if !is_mark(c) {
+                match c {
+                    '@' => s.at = true,
+                    '/' => s.slash = true,
+                    ':' => s.colon = true,
+                    '.' => s.dot = true,
+                    '_' => s.underscore = true,
+                    '&' => s.amp = true,
+                    '-' => s.hyphen = true,
+                    '\'' | '’' => s.apos = true,
+                    _ => s.other = true,
+                }
+            }
+        }
+        s
+    }
+}
+
+/// The scanner. Positions are byte offsets into `text`, always at char boundaries; `ci`
+/// values are the matching char indices (used only to bound quote lengths in chars).
+struct Scanner<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    out: Vec<String>,
+    /// The lowercased `out`, for duplicate checks.
+    seen: FnvHashSet<String>,
+    /// Spans already pushed, as written: a name mentioned again is dropped without
+    /// lowercasing it (at most [`MAX_SEEN_SPELLINGS`] kept).
+    seen_spelling: FnvHashSet<&'a str>,
+    /// The last span pushed: a name repeated back to back is dropped without hashing it.
+    last_spelling: &'a str,
+    /// The last word looked up in the lexicon and its flags.
+    last_lookup: (&'a str, u32),
+    run: Vec<El>,
+    run_words: usize,
+    overflow: bool,
+    sentence_start: bool,
+    /// The last lowercase word (byte range), looked up only when a number follows it.
+    cue_word: Option<(usize, usize)>,
+    memos: [Memo; 6],
+    /// The answers of the regex shapes for tokens already asked about: a long paste repeats
+    /// its hosts, ids and addresses (logs, threads), and each distinct token pays the regex
+    /// engine once (at most [`MAX_SHAPE_ANSWERS`] kept).
+    shape_answers: FnvHashMap<(Asked, &'a str), bool>,
+    /// The run's last word was followed by a possessive `'s` (its end without and with it),
+    /// and what comes next decides whether the `'s` is part of the name ("Trader Joe's on
+    /// Main", "Joe's Pizza") or a person's possessive ("Maria's birthday").
+    poss: Option<(usize, usize)>,
+    /// The run is a title joined by "and the" ("Harry Potter and the Philosopher's Stone").
+    title_run: bool,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str) -> Self {
+        Scanner {
+            text,
+            bytes: text.as_bytes(),
+            out: Vec::new(),
+            seen: FnvHashSet::default(),
+            seen_spelling: FnvHashSet::default(),
+            last_spelling: "",
+            last_lookup: ("", 0),
+            run: Vec::with_capacity(MAX_RUN_ELEMENTS),
+            run_words: 0,
+            overflow: false,
+            sentence_start: true,
+            cue_word: None,
+            memos: [Memo::default(); 6],
+            shape_answers: FnvHashMap::default(),
+            poss: None,
+            title_run: false,
+        }
+    }
+
+    /// `test(w)`, remembered for the next time the same token is asked the same.
+    fn shape(&mut self, asked: Asked, w: &'a str, test: fn(&str) -> bool) -> bool {
+        if let Some(&yes) = self.shape_answers.get(&(asked, w)) {
+            return yes;
+        }
+        let yes = test(w);
+        if self.shape_answers.len() < MAX_SHAPE_ANSWERS {
+            self.shape_answers.insert((asked, w), yes);
+        }
+        yes
+    }
+
+    /// `lookup(w)`, remembering the last word asked: a repeated word ("Joe's Joe's", "a a")
+    /// is compared, not hashed and probed again.
+    fn lookup(&mut self, w: &'a str) -> u32 {
+        if w == self.last_lookup.0 {
+            return self.last_lookup.1;
+        }
+        let flags = lookup(w);
+        self.last_lookup = (w, flags);
+        flags
+    }
+
+    fn full(&self) -> bool {
+        self.out.len() >= MAX_IDENTIFIERS
+    }
+
+    /// The char starting at byte `p` and its length in bytes.
+    #[inline(always)]
+    fn ch(&self, p: usize) -> Option<(char, usize)> {
+        let b = *self.bytes.get(p)?;
+        if b < 0x80 {
+            return Some((char::from(b), 1));
+        }
+        self.ch_multibyte(p)
+    }
+
+    /// `ch` past ASCII: out of line, so the many inlined `ch` calls stay small. `None` inside a
+    /// char, as `text.get(p..)` is.
+    #[inline(never)]
+    fn ch_multibyte(&self, p: usize) -> Option<(char, usize)> {
+        let c = self.text.get(p..)?.chars().next()?;
+        Some((c, c.len_utf8()))
+    }
+
+    /// The char ending at byte `p`.
+    #[inline(always)]
+    fn prev(&self, p: usize) -> Option<char> {
+        let b = *self.bytes.get(p.checked_sub(1)?)?;
+        if b < 0x80 {
+            return Some(char::from(b));
+        }
+        self.prev_multibyte(p)
+    }
+
+    /// `prev` past ASCII, out of line. `None` when `p` is inside a char, as `text.get(..p)` is.
+    #[inline(never)]
+    fn prev_multibyte(&self, p: usize) -> Option<char> {
+        self.text.get(..p)?.chars().next_back()
+    }
+
+    #[inline(always)]
+    fn slice(&self, s: usize, e: usize) -> &'a str {
+        self.text.get(s..e).unwrap_or("")
+    }
+
+    // ----- main loop -------------------------------------------------------------------
+
+    fn scan(&mut self) {
+        let n = self.bytes.len();
+        let (mut i, mut ci) = (0, 0);
+        while i < n && !self.full() {
+            let Some((c, len)) = self.ch(i) else {
+                break;
+            };
+            if is_space(c) {
+                if c == '\n' || c == '\u{2029}' {
+                    self.brk_end();
+                }
+                i += len;
+                ci += 1;
+                continue;
+            }
+            if c == '#' && self.line_start(i) && self.one_word_heading(i) {
+                // "## Characters", "### Utilities": a heading of one word names a section.
+                self.brk_end();
+                let end = self.line_end(i);
+                ci += self.slice(i, end).chars().count();
+                i = end;
+                continue;
+            }
+            if c == '|' && self.line_start(i) && self.table_rule_follows(i) {
+                // "| Vendor | Hosts | Annual |" above "|---|---|": a table's header row
+                // names its columns.
+                self.brk_end();
+                let end = self.line_end(i);
+                ci += self.slice(i, end).chars().count();
+                i = end;
+                continue;
+            }
+            if let Some((cs, ce, next, next_ci)) = self.try_quote(i, ci, c, len) {
+                self.flush();
+                let content = self.slice(cs, ce);
+                // `{"region": "eu-west-1"}`: a double-quoted string right before a colon is a
+                // key of pasted JSON, a field's name rather than a value.
+                let key = c == '"' && self.bytes.get(next) == Some(&b':');
+                if !key {
+                    self.push_quote(content);
+                }
+                self.sentence_start = false;
+                self.cue_word = None;
+                (i, ci) = (next, next_ci);
+                continue;
+            }
+            if let Some((end, end_ci)) = self.try_url(i, ci, c) {
+                self.flush();
+                let url = self.slice(i, end);
+                self.push_out(url);
+                self.sentence_start = false;
+                self.cue_word = None;
+                (i, ci) = (end, end_ci);
+                continue;
+            }
+            if (c.is_ascii_digit() || c.is_ascii_uppercase())
+                && !self.prev(i).is_some_and(is_wordish)
+            {
+                if let Some(end) = self.grouped_number(i) {
+                    // ASCII only: bytes are chars.
+                    self.emit_id(i, end);
+                    (i, ci) = (end, ci + (end - i));
+                    continue;
+                }
+            }
+            if is_token_char(c) {
+                let (mut j, mut count) = (i + len, 1);
+                let mut letters = c.is_ascii_alphabetic();
+                while let Some(&b) = self.bytes.get(j) {
+                    // ASCII, byte by byte; other chars decoded.
+                    let dl = if b < 0x80 {
+                        // "1,250,000": a comma between digits groups thousands only when three
+                        // digits follow it ("web-01,10.0.3.7" in a CSV row is two cells).
+                        let digit = |p: usize| self.bytes.get(p).is_some_and(u8::is_ascii_digit);
+                        let digit_comma = b == b','
+                            && digit(j.wrapping_sub(1))
+                            && digit(j + 1)
+                            && digit(j + 2)
+                            && digit(j + 3)
+                            && !digit(j + 4);
+                        if !is_ascii_token_byte(b) && !digit_comma {
+                            break;
+                        }
+                        1
+                    } else {
+                        match self.ch_multibyte(j) {
+                            Some((d, dl)) if is_token_char(d) => dl,
+                            _ => break,
+                        }
+                    };
+                    letters &= b.is_ascii_alphabetic();
+                    j += dl;
+                    count += 1;
+                }
+                if letters {
+                    self.letters_token(i, j);
+                } else {
+                    self.token(i, j, count);
+                }
+                (i, ci) = (j, ci + count);
+                continue;
+            }
+            match c {
+                '!' | '?' | '|' | '…' | '。' | '！' | '？' => self.brk_end(),
+                '[' if matches!(self.bytes.get(i + 1..i + 3), Some(b"x]" | b"X]" | b" ]")) => {
+                    // "- [x] Send the NDA": a task-list checkbox opens its item as a line does.
+                    self.brk_end();
+                    (i, ci) = (i + 3, ci + 3);
+                    continue;
+                }
+                _ => self.flush(),
+            }
+            i += len;
+            ci += 1;
+        }
+        self.flush();
+    }
+
+    /// Where the line holding byte `i` ends (its line break, or the text's end).
+    fn line_end(&self, i: usize) -> usize {
+        self.bytes[i..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(self.bytes.len(), |k| i + k)
+    }
+
+    /// Whether the line at byte `i` is a markdown heading of one word ("## Thoughts").
+    fn one_word_heading(&self, i: usize) -> bool {
+        let line = self.slice(i, self.line_end(i)).trim_start_matches('#');
+        line.strip_prefix(' ')
+            .map(str::trim)
+            .is_some_and(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
+    }
+
+    /// Whether only spaces stand between byte `i` and the start of its line.
+    fn line_start(&self, i: usize) -> bool {
+        self.bytes[..i]
+            .iter()
+            .rev()
+            .find(|&&c| c != b' ' && c != b'\t')
+            .is_none_or(|&c| c == b'\n')
+    }
+
+    /// Whether the line after the one holding byte `i` is a markdown table's rule
+    /// ("|---|:--:|", "--- | ---").
+    fn table_rule_follows(&self, i: usize) -> bool {
+        let start = self.line_end(i) + 1;
+        let Some(rest) = self.bytes.get(start..) else {
+            return false;
+        };
+        let line = &rest[..rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len())];
+        line.contains(&b'-')
+            && line.contains(&b'|')
+            && line
+                .iter()
+                .all(|c| matches!(c, b'|' | b'-' | b':' | b' ' | b'\t' | b'\r'))
+    }
+
+    /// An account or card number written in groups at `i`: an IBAN ("DE89 3704 0044 0532
+    /// 0130 00": country, check digits, then groups of four) or three or more groups of
+    /// three or four digits, ten digits or more, not a list of years. Returns its end.
+    /// Looks at most [`MAX_GROUPS`] groups ahead, so trying at every token stays linear.
+    fn grouped_number(&self, i: usize) -> Option<usize> {
+        const MAX_GROUPS: usize = 9;
+        let at = |p: usize| self.bytes.get(p).copied().unwrap_or(0);
+        let iban = at(i).is_ascii_uppercase()
+            && at(i + 1).is_ascii_uppercase()
+            && at(i + 2).is_ascii_digit()
+            && at(i + 3).is_ascii_digit()
+            && at(i + 4) == b' ';
+        if !iban && !at(i).is_ascii_digit() {
+            return None;
+        }
+        let in_group = |c: u8| c.is_ascii_digit() || (iban && c.is_ascii_uppercase());
+        let (mut p, mut end) = (i, i);
+        let (mut groups, mut digits, mut years, mut last_len) = (0, 0, 0, 4);
+        while groups < MAX_GROUPS {
+            let start = p;
+            while p - start < 5 && in_group(at(p)) {
+                p += 1;
+            }
+            let len = p - start;
+            let fits = if iban {
+                (1..=4).contains(&len) && last_len == 4
+            } else {
+                (3..=4).contains(&len)
+            };
+            if !fits || at(p).is_ascii_alphanumeric() {
+                break;
+            }
+            let group = self.bytes.get(start..p).unwrap_or_default();
+            groups += 1;
+            digits += group.iter().filter(|c| c.is_ascii_digit()).count();
+            years +=
+                usize::from(len == 4 && (group.starts_with(b"19") || group.starts_with(b"20")));
+            (last_len, end) = (len, p);
+            if at(p) != b' ' || !in_group(at(p + 1)) {
+                break;
+            }
+            p += 1;
+        }
+        let enough = if iban {
+            groups >= 4
+        } else {
+            groups >= 3 && digits >= 10 && years < groups
+        };
+        enough.then_some(end)
+    }
+
+    /// A word of a script without case set among Latin words (see `alnum`): the length of
+    /// the name, a Japanese or Korean honorific after it removed ("田中さん").
+    /// Names a title follows in text without case or spaces: "田中さんと京都で" (田中), "김민준
+    /// 씨랑" (김민준), "佐藤様". The name is the run of Han, Katakana or Hangul right before the
+    /// title (Hiragana spells grammar). Emits each and returns whether there was one.
+    fn titled_caseless_names(&mut self, w: &str, b: usize) -> bool {
+        const TITLES: [&str; 7] = ["さん", "さま", "様", "先生", "ちゃん", "くん", "氏"];
+        let name_char = |c: char| {
+            ('\u{4e00}'..='\u{9fff}').contains(&c)
+                || ('\u{30a0}'..='\u{30ff}').contains(&c)
+                || ('\u{ac00}'..='\u{d7a3}').contains(&c)
+        };
+        // "김민준 씨랑", "김민준 팀장님한테", "박지은 선생님이": a Korean title is the next word
+        // (씨, or a word with 님: 팀장님 is "team lead", and 선생님 alone a word, not a name).
+        let korean_title_follows = || {
+            let next = self.slice(b + w.len(), self.bytes.len());
+            next.strip_prefix(' ')
+                .map(|n| &n[..n.find(char::is_whitespace).unwrap_or(n.len())])
+                .is_some_and(|n| n.starts_with('씨') || n.contains('님'))
+        };
+        if (2..=4).contains(&w.chars().count())
+            && w.chars().all(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c))
+            && korean_title_follows()
+        {
+            self.emit_id(b, b + w.len());
+            return true;
+        }
+        // Most words hold no title: one pass for the titles' first chars.
+        if !w.contains(['さ', '様', '先', 'ち', 'く', '氏']) {
+            return false;
+        }
+        let mut found = false;
+        for (at, _) in w.char_indices() {
+            if !TITLES.iter().any(|t| w[at..].starts_with(t)) {
+                continue;
+            }
+            let head = &w[..at];
+            let start = head
+                .char_indices()
+                .rev()
+                .take_while(|&(_, c)| name_char(c))
+                .last()
+                .map_or(at, |(i, _)| i);
+            if (1..=5).contains(&head[start..].chars().count()) {
+                self.emit_id(b + start, b + at);
+                found = true;
+            }
+        }
+        found
+    }
+
+    fn caseless_name(&self, w: &str, b: usize) -> Option<usize> {
+        const HONORIFICS: [&str; 8] = ["さん", "さま", "様", "先生", "ちゃん", "くん", "씨", "님"];
+        let honorific_end = matches!(
+            w.chars().next_back(),
+            Some('ん' | 'ま' | '様' | '生' | 'く' | '씨' | '님')
+        );
+        let name = HONORIFICS
+            .iter()
+            .filter(|_| honorific_end)
+            .find_map(|h| w.strip_suffix(h))
+            .filter(|n| !n.is_empty())
+            .unwrap_or(w);
+        // Hiragana spells grammar and ordinary words, not names.
+        let mut count = 0;
+        for c in name.chars() {
+            count += 1;
+            if count > 8 || ('\u{3040}'..='\u{309f}').contains(&c) {
+                return None;
+            }
+        }
+        // The nearest chars before and after that are not whitespace.
+        let (mut p, mut before) = (b, None);
+        while let Some(c) = self.prev(p) {
+            if !is_space(c) {
+                before = Some(c);
+                break;
+            }
+            p -= c.len_utf8();
+        }
+        let (mut p, mut after) = (b + w.len(), None);
+        while let Some((c, len)) = self.ch(p) {
+            if !is_space(c) {
+                after = Some(c);
+                break;
+            }
+            p += len;
+        }
+        let caseless = |c: char| c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase();
+        let latin = |c: char| c.is_ascii_alphanumeric();
+        let among_latin = before.is_some_and(latin) || after.is_some_and(latin);
+        (among_latin && !before.is_some_and(caseless) && !after.is_some_and(caseless))
+            .then_some(name.len())
+    }
+
+    // ----- quotes ----------------------------------------------------------------------
+
+    /// If a quoted string opens at `i` (char index `ci`), returns the content's byte range
+    /// and the position (and char index) just after the closing quote.
+    fn try_quote(
+        &mut self,
+        i: usize,
+        ci: usize,
+        open: char,
+        len: usize,
+    ) -> Option<(usize, usize, usize, usize)> {
+        let kind = match open {
+            '"' => 0,
+            '“' | '„' => 1,
+            '‘' => 2,
+            '\'' => 3,
+            '`' => 4,
+            '«' => 5,
+            _ => return None,
+        };
+        let (next, _) = self.ch(i + len)?;
+        if is_space(next) {
+            return None;
+        }
+        match kind {
+            // An apostrophe only opens a quote when it does not sit inside a word.
+            2 | 3 if self.prev(i).is_some_and(is_wordish) || !is_alphanumeric(next) => return None,
+            // "``" / "```": code fences and doubled backticks are not quotes.
+            4 if next == '`' => return None,
+            _ => {}
+        }
+        let (start, start_ci) = (i + len, ci + 1);
+        let (k, k_ci) = self.find_barrier(kind, start, start_ci, start_ci + MAX_QUOTE_CHARS + 1)?;
+        let (close, close_len) = self.ch(k)?;
+        if is_line_break(close) {
+            return None;
+        }
+        Some((start, k, k + close_len, k_ci + 1))
+    }
+
+    fn is_closer(&self, kind: usize, p: usize, c: char, len: usize) -> bool {
+        match kind {
+            0 => c == '"' || c == '”',
+            1 => c == '”' || c == '“' || c == '"',
+            2 | 3 => {
+                (c == '\'' || c == '’')
+                    && self.prev(p).is_some_and(|d| !is_space(d))
+                    && !self.ch(p + len).is_some_and(|(d, _)| is_wordish(d))
+            }
+            4 => c == '`',
+            _ => c == '»',
+        }
+    }
+
+    /// First position from `start` (char index `start_ci`) up to char index `limit_ci`
+    /// holding a closer of `kind` or a line break, with its char index. Calls come with
+    /// increasing `start`; positions already known to be clean are not scanned again, so
+    /// all searches together take linear time.
+    fn find_barrier(
+        &mut self,
+        kind: usize,
+        start: usize,
+        start_ci: usize,
+        limit_ci: usize,
+    ) -> Option<(usize, usize)> {
+        let memo = self.memos[kind];
+        let (mut p, mut p_ci) = (start, start_ci);
+        if memo.valid && memo.from <= start && start <= memo.to {
+            if memo.hit {
+                return (memo.to_ci < limit_ci).then_some((memo.to, memo.to_ci));
+            }
+            (p, p_ci) = (memo.to, memo.to_ci);
+        } else {
+            self.memos[kind] = Memo {
+                valid: true,
+                from: start,
+                to: start,
+                to_ci: start_ci,
+                hit: false,
+            };
+        }
+        let mut hit = false;
+        while p_ci < limit_ci {
+            let Some((c, len)) = self.ch(p) else {
+                break;
+            };
+            if is_line_break(c) || self.is_closer(kind, p, c, len) {
+                hit = true;
+                break;
+            }
+            p += len;
+            p_ci += 1;
+        }
+        let m = &mut self.memos[kind];
+        (m.to, m.to_ci, m.hit) = (p, p_ci, hit);
+        hit.then_some((p, p_ci))
+    }
+
+    fn push_quote(&mut self, content: &'a str) {
+        if content.is_empty() {
+            return;
+        }
+        let trimmed = content.trim().trim_end_matches([',', ';', ':']).trim_end();
+        let trimmed = match trimmed.strip_suffix('.') {
+            Some(t) if !t.ends_with('.') => t,
+            _ => trimmed,
+        };
+        // A one-character quote ("rock 'n' roll", grade 'A') names nothing.
+        if trimmed.chars().any(char::is_alphanumeric) && trimmed.chars().nth(1).is_some() {
+            self.push_out(trimmed);
+        }
+    }
+
+    // ----- URLs ------------------------------------------------------------------------
+
+    /// If a URL starts at `i` (char index `ci`), returns the position (and char index)
+    /// just after it.
+    fn try_url(&self, i: usize, ci: usize, c: char) -> Option<(usize, usize)> {
+        if !matches!(c, 'h' | 'H' | 'w' | 'W' | 'f' | 'F') || self.prev(i).is_some_and(is_wordish) {
+            return None;
+        }
+        let (prefix_len, len) = shapes::url_candidate(self.text.get(i..)?)?;
+        let body = i + prefix_len;
+        let (mut j, mut j_ci) = (i + len, ci + prefix_len);
+        let (mut open, mut close) = (0usize, 0usize);
+        let (mut alnum, mut dot) = (false, false);
+        for d in self.slice(body, j).chars() {
+            match d {
+                '(' => open += 1,
+                ')' => close += 1,
+                '.' => dot = true,
+                _ => alnum |= d.is_alphanumeric(),
+            }
+            j_ci += 1;
+        }
+        // Trim trailing punctuation; a closing parenthesis stays when it is balanced.
+        while j > body {
+            let Some(d) = self.prev(j) else {
+                break;
+            };
+            let trim = match d {
+                '.' | ',' | ';' | ':' | '!' | '?' | '\'' | '’' | '*' | ']' | '}' => true,
+                ')' if close > open => {
+                    close -= 1;
+                    true
+                }
+                _ => false,
+            };
+            if !trim {
+                break;
+            }
+            j -= d.len_utf8();
+            j_ci -= 1;
+        }
+        if !alnum || j == body || (prefix_len == 4 && !dot) {
+            return None;
+        }
+        Some((j, j_ci))
+    }
+
+    // ----- tokens ----------------------------------------------------------------------
+
+    /// A token of ASCII letters only, bytes `s..e`, the most common kind: what `token` does
+    /// with it (nothing to strip, no possessive, no punctuation in it), without the checks.
+    fn letters_token(&mut self, s: usize, e: usize) {
+        let w = self.slice(s, e);
+        if e - s > MAX_TOKEN_CHARS || self.bytes.get(e) == Some(&b'(') {
+            self.other();
+            return;
+        }
+        self.alnum(w, s, &Shape::of_ascii_letters(w));
+    }
+
+    /// A maximal run of `count` token characters, bytes `s..e`.
+    fn token(&mut self, s: usize, e: usize, count: usize) {
+        if count > MAX_TOKEN_CHARS {
+            self.other();
+            return;
+        }
+        if e - s == 1 && self.bytes.get(s) == Some(&b'&') {
+            if !self.try_conn(F_CONNECTOR, false) {
+                self.filler();
+            }
+            return;
+        }
+        if self.is_emoji_code(s, e) {
+            // ":rotating_light:", ":+1:": an emoji written by its name.
+            self.filler();
+            return;
+        }
+        let (mut s, mut e) = (s, e);
+        let mut lead = false;
+        // "./run.sh", ".\\run.ps1", "\\\\server\\share", "::1": the leading punctuation is part of
+        // the token.
+        let keep_lead = matches!(self.bytes.get(s), Some(b'.' | b'\\' | b':')) && {
+            let token = self.slice(s, e);
+            ["./", "../", ".\\", "..\\", "\\\\", "::"]
+                .iter()
+                .any(|p| token.starts_with(p) && token.len() > p.len())
+        };
+        while let Some((c, len)) = self.ch(s).filter(|_| s < e && !keep_lead) {
+            if !is_lead_strip(c) {
+                break;
+            }
+            s += len;
+            lead = true;
+        }
+        let (mut period, mut colon, mut other) = (false, false, false);
+        let token_end = e;
+        while let Some(c) = self.prev(e).filter(|_| e > s) {
+            if e == token_end && matches!(c, '\'' | '’') && is_g_dropping(self.slice(s, e)) {
+                // "Dunkin'", "Lovin'": the apostrophe stands for a letter of the name.
+                break;
+            }
+            match c {
+                '.' => period = true,
+                ':' => colon = true,
+                _ if is_trail_strip(c) => other = true,
+                _ => break,
+            }
+            e -= c.len_utf8();
+        }
+        if lead {
+            self.flush();
+        }
+        let core = self.slice(s, e);
+        if self.bytes.get(token_end) == Some(&b'(')
+            && core.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'.')
+        {
+            // "findUser(", "Retry(total=2)": a call in pasted code.
+            self.other();
+            return;
+        }
+        if colon && core.bytes().all(|c| c.is_ascii_lowercase()) {
+            // "Lessons learned:", "Action items:": a two-word label.
+            self.drop_label(None);
+        }
+        let mut abbrev = false;
+        if s < e {
+            let trail_punct = period || colon || other;
+            abbrev = self.classify(self.slice(s, e), s, token_end, trail_punct);
+            if period {
+                self.keep_suffix_dot(e);
+            }
+        }
+        if colon {
+            self.drop_label(Some(s));
+        }
+        if colon || (period && !abbrev) {
+            self.brk_end();
+        } else if other {
+            self.flush();
+        }
+    }
+
+    /// Whether bytes `s..e` are an emoji's name between colons (":tada:", ":+1:").
+    fn is_emoji_code(&self, s: usize, e: usize) -> bool {
+        let t = &self.bytes[s..e];
+        t.len() > 2
+            && t[0] == b':'
+            && t[t.len() - 1] == b':'
+            && t[1..t.len() - 1]
+                .iter()
+                .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || b"_+-".contains(&c))
+    }
+
+    /// Classifies one token core at byte offset `b`. Returns true when a following period
+    /// belongs to an abbreviation (initial, honorific, "St.") rather than ending a sentence.
+    ///
+    /// A possessive `'s` is dropped and ends the name ("Maria's birthday"), except right
+    /// before punctuation, where it is usually part of a shop's name ("at Trader Joe's?").
+    ///
+    /// `token_end`: where the token ended before trailing punctuation (`trail_punct`) was cut.
+    fn classify(&mut self, w: &'a str, b: usize, token_end: usize, trail_punct: bool) -> bool {
+        let (base, possessive) = strip_possessive(w);
+        let abbrev = self.classify_core(base, b);
+        if possessive {
+            let (base_end, end) = (b + base.len(), b + w.len());
+            // Punctuation (or the end) right after the token: "from Trader Joe's?".
+            // A tab or the line's end after it (a table cell, a list item) likewise.
+            let at_boundary = trail_punct
+                || !matches!(self.ch(token_end), Some((c, _)) if is_space(c) && c != '\t' && !is_line_break(c));
+            if at_boundary || self.article_before_run() {
+                // "a Trader Joe's bag", "the Macy's gift card": a person's possessive takes no
+                // article; a shop's name does.
+                self.extend_last_word(base_end, end);
+            } else if self.run_is_shop() {
+                // "Ben & Jerry's Half Baked": the shop's name ends at its 's.
+                self.extend_last_word(base_end, end);
+                self.flush();
+            } else if matches!(self.run.last(), Some(El::Word(last)) if last.end == base_end) {
+                self.poss = Some((base_end, end));
+            } else {
+                self.flush();
+            }
+        }
+        abbrev
+    }
+
+    /// Whether the run before a possessive reads as a shop's name rather than a person's:
+    /// "Ben & Jerry's", "Trader Joe's" (a name opened by an ordinary word), not "Mike Chen's".
+    fn run_is_shop(&self) -> bool {
+        let (Some(El::Word(first)), Some(El::Word(last))) = (self.run.first(), self.run.last())
+        else {
+            return false;
+        };
+        let first_common =
+            first.kind == Kind::Cap && first.has(F_COMMON) && !first.has(F_GIVEN | F_STARTER);
+        first.start != last.start
+            && (first_common || self.slice(first.start, last.start).contains(" & "))
+    }
+
+    /// Stretches the run's last word from ending at `end` to ending at `new_end`.
+    fn extend_last_word(&mut self, end: usize, new_end: usize) {
+        if let Some(El::Word(last)) = self.run.last_mut() {
+            if last.end == end {
+                last.end = new_end;
+            }
+        }
+    }
+
+    /// "Acme Inc.", "Sammy Davis Jr.": these suffixes keep their period.
+    fn keep_suffix_dot(&mut self, end: usize) {
+        let suffix = match self.run.last() {
+            Some(El::Word(w)) => w.end == end && w.has(F_SUFFIX_DOT) && self.run.len() > 1,
+            _ => false,
+        };
+        if suffix && self.bytes.get(end) == Some(&b'.') {
+            self.extend_last_word(end, end + 1);
+        }
+    }
+
+    fn classify_core(&mut self, w: &'a str, b: usize) -> bool {
+        if !w.is_empty() && w.bytes().all(|c| c.is_ascii_alphabetic()) {
+            // A word of ASCII letters ("Joe" of "Joe's", "a" of "'a"): none of the checks
+            // below applies to it.
+            return self.alnum(w, b, &Shape::of_ascii_letters(w));
+        }
+        let Some(first) = w.chars().next() else {
+            return false;
+        };
+        let end = b + w.len();
+        match first {
+            '@' => {
+                match shapes::handle_len(w) {
+                    Some(len) => self.emit_id(b, b + len),
+                    None => self.filler(),
+                }
+                return false;
+            }
+            '#' => {
+                if self.shape(Asked::Hashtag, w, shapes::is_hashtag) {
+                    self.emit_id(b, end);
+                } else {
+                    self.filler();
+                }
+                return false;
+            }
+            '$' | '€' | '£' | '¥' => {
+                self.drop_initial_verb();
+                self.other();
+                return false;
+            }
+            _ => {}
+        }
+        if w.as_bytes().last() == Some(&b'%') {
+            self.other();
+            return false;
+        }
+        if is_windows_path(w) {
+            // `C:\Projects\Orion\`: a folder's trailing backslash belongs to its path.
+            let end = match self.windows_path_after_space(w, end) {
+                0 => end + usize::from(self.bytes.get(end) == Some(&b'\\')),
+                more => end + more,
+            };
+            self.emit_id(b, end);
+            return false;
+        }
+        let plus = w.as_bytes().last() == Some(&b'+');
+        if let Some(base) = plus
+            .then(|| w.strip_suffix('+'))
+            .flatten()
+            .map(|base| base.strip_suffix('+').unwrap_or(base))
+        {
+            // "Disney+", "Notepad++": a name with a plus.
+            let mut cs = base.chars();
+            if cs.next().is_some_and(char::is_uppercase)
+                && cs.clone().next().is_some()
+                && cs.all(char::is_alphabetic)
+            {
+                self.word(b, end, Kind::Camel, 0);
+                return false;
+            }
+        }
+        let shape = Shape::of(w);
+        if let Some((key, value)) = w.split_once('=').filter(|_| shape.other) {
+            // "host=pay-gw-03.eu.acme.internal", "order=ORD-88213" in a log line: the value.
+            let key_like = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
+            if !key.is_empty() && !value.is_empty() && key.bytes().all(key_like) {
+                return self.classify_core(value, b + key.len() + 1);
+            }
+        }
+        if shape.colon {
+            if is_iso_datetime(w) {
+                self.other();
+                return false;
+            }
+            if shapes::is_ipv6(w) {
+                self.emit_id(b, end);
+                return false;
+            }
+            if let Some(head) = strip_line_or_port(w) {
+                // "signup.js:27:15", "redis-prod-01:6379": a file or host and a position.
+                return self.classify_core(head, b);
+            }
+        }
+        if shape.at {
+            if self.shape(Asked::Email, w, shapes::is_email) || is_user_at_ipv4(w) {
+                self.emit_id(b, end);
+            } else {
+                self.other();
+            }
+        } else if shape.slash {
+            if is_path(w) || is_slash_id(w) {
+                // "/mnt/backup/photos/": a directory's trailing slash belongs to its path.
+                let end = end + usize::from(self.bytes.get(end) == Some(&b'/'));
+                self.emit_id(b, end);
+            } else {
+                self.split_classify(w, b, '/');
+            }
+        } else if shape.colon {
+            if w.split(':').all(|p| p.bytes().all(|c| c.is_ascii_digit())) {
+                self.other();
+            } else {
+                self.split_classify(w, b, ':');
+            }
+        } else if shape.dot {
+            return self.dotted(w, b);
+        } else if shape.underscore {
+            if self.shape(Asked::SnakeCaseId, w, shapes::is_snake_case_id) {
+                self.emit_id(b, end);
+            } else {
+                self.other();
+            }
+        } else if shape.other {
+            self.other();
+        } else if shape.amp {
+            self.ampersand(w, b);
+        } else if shape.hyphen {
+            self.hyphenated(w, b, &shape);
+        } else if shape.apos {
+            self.apostrophe(w, b);
+        } else {
+            return self.alnum(w, b, &shape);
+        }
+        false
+    }
+
+    /// "Google/Apple", "Re:Acme": classify each part on its own.
+    fn split_classify(&mut self, w: &'a str, b: usize, sep: char) {
+        let strip = |c: char| is_lead_strip(c) || is_trail_strip(c);
+        let mut off = 0;
+        for part in w.split(sep) {
+            // `trim_matches` by hand: the bytes stripped in front give the core's offset.
+            let (mut lead, mut end) = (0, part.len());
+            for c in part.chars().take_while(|&c| strip(c)) {
+                lead += c.len_utf8();
+            }
+            while let Some(c) = part.get(lead..end).and_then(|r| r.chars().next_back()) {
+                if !strip(c) {
+                    break;
+                }
+                end -= c.len_utf8();
+            }
+            let t = part.get(lead..end).unwrap_or("");
+            if !t.is_empty() && t.chars().count() <= MAX_TOKEN_CHARS {
+                self.classify_core(t, b + off + lead);
+            }
+            self.flush();
+            off += part.len() + sep.len_utf8();
+        }
+    }
+
+    fn dotted(&mut self, w: &'a str, b: usize) -> bool {
+        let end = b + w.len();
+        if w.split('.').any(str::is_empty) {
+            self.other();
+            return false;
+        }
+        if w.bytes().all(|c| c == b'.' || c.is_ascii_digit()) {
+            if self.shape(Asked::Ipv4, w, shapes::is_ipv4) {
+                self.emit_id(b, end);
+            } else {
+                self.other();
+            }
+            return false;
+        }
+        let initials = w.split('.').all(|label| {
+            let mut cs = label.chars();
+            cs.next().is_some_and(char::is_alphabetic) && cs.next().is_none()
+        });
+        if initials {
+            // Initials: "J.R.R", "U.S" join names; "e.g", "i.e", "a.m", "P.S" do not.
+            if lookup(w) & F_ACRONYM_STOP != 0 {
+                self.filler();
+                return false;
+            }
+            if w.chars().all(|c| c == '.' || c.is_uppercase()) {
+                self.word(b, end, Kind::Initial, 0);
+            } else {
+                self.filler();
+            }
+            return true;
+        }
+        // A domain ("docs.example.com") or a file name ("report.pdf", "Node.js").
+        // "console.log(x)": a call in pasted code, not a file.
+        let call = self.bytes.get(end) == Some(&b'(');
+        let last = w.rsplit('.').next().unwrap_or(w);
+        let known = !call
+            && lookup(last) & (F_TLD | F_FILE_EXT) != 0
+            && self.shape(Asked::DomainOrFile, w, shapes::is_domain_or_file);
+        if known {
+            self.emit_id(b, end);
+        } else {
+            self.other();
+        }
+        false
+    }
+
+    /// "AT&T", "P&G", "R&D".
+    fn ampersand(&mut self, w: &'a str, b: usize) {
+        let end = b + w.len();
+        let parts_ok = w
+            .split('&')
+            .all(|p| !p.is_empty() && p.chars().all(char::is_alphabetic));
+        if !parts_ok {
+            self.other();
+        } else if w.chars().all(|c| c == '&' || c.is_uppercase()) {
+            if lookup(w) & F_ACRONYM_STOP != 0 {
+                self.filler();
+            } else {
+                self.word(b, end, Kind::Caps, 0);
+            }
+        } else if w.chars().next().is_some_and(char::is_uppercase) {
+            self.word(b, end, Kind::Camel, 0);
+        } else {
+            self.other();
+        }
+    }
+
+    fn hyphenated(&mut self, w: &'a str, b: usize, shape: &Shape) {
+        let end = b + w.len();
+        // One pass over the parts.
+        let (mut empty, mut digits, mut each_digit, mut capitalised) = (false, true, true, true);
+        for p in w.split('-') {
+            empty |= p.is_empty();
+            digits &= p.bytes().all(|c| c.is_ascii_digit());
+            each_digit &= p.bytes().any(|c| c.is_ascii_digit());
+            capitalised &= p.chars().next().is_some_and(char::is_uppercase);
+        }
+        // Only asked when the shape leaves it open.
+        let code = || w.split('-').any(is_code);
+        if empty {
+            self.other();
+            return;
+        }
+        if self.shape(Asked::Uuid, w, shapes::is_uuid) {
+            self.emit_id(b, end);
+            return;
+        }
+        if let Some((name, _)) = w.rsplit_once('-').filter(|(name, title)| {
+            matches!(*title, "san" | "sama" | "kun" | "chan" | "sensei" | "ji")
+                && name.chars().next().is_some_and(char::is_uppercase)
+                && !name.contains('-')
+        }) {
+            // "Tanaka-san", "Sharma-ji": a title after the name, as "Dr." before one.
+            self.cap_word(name, b, lookup(name));
+            return;
+        }
+        if shape.numeric > 0 {
+            let id = if digits {
+                self.shape(Asked::DigitGroupsId, w, shapes::digit_groups_are_id)
+            } else {
+                shape.upper > 0 || code() || (w.len() >= 8 && each_digit) || is_host_like(w)
+            };
+            if id {
+                self.emit_id(b, end);
+            } else {
+                self.other();
+            }
+            return;
+        }
+        // Letters only: a name when every part is capitalised ("Jean-Luc", "Coca-Cola"), or
+        // when it starts and ends capitalised with short particles between
+        // ("Stratford-upon-Avon", "Aix-en-Provence", "Port-au-Prince").
+        let particles = || {
+            let mut parts = w.split('-');
+            let first = parts.next().unwrap_or("");
+            let last = w.rsplit('-').next().unwrap_or("");
+            let cap = |p: &str| p.chars().next().is_some_and(char::is_uppercase);
+            cap(first)
+                && cap(last)
+                && parts.all(|p| cap(p) || (p.len() <= 5 && p.chars().all(char::is_lowercase)))
+        };
+        if !capitalised && particles() {
+            self.cap_word(w, b, lookup(w));
+        } else if capitalised {
+            if shape.lower == 0 {
+                self.word(b, end, Kind::Caps, 0);
+            } else {
+                self.cap_word(w, b, lookup(w));
+            }
+        } else if is_service_name(w) {
+            self.emit_id(b, end);
+        } else {
+            self.lower(w, b);
+        }
+    }
+
+    fn apostrophe(&mut self, w: &'a str, b: usize) {
+        // "O'Brien", "D'Angelo": capitalised, and every apostrophe is followed by a capital.
+        let mut name = w.chars().next().is_some_and(char::is_uppercase);
+        let mut after_apos = false;
+        for c in w.chars() {
+            if after_apos && !c.is_uppercase() {
+                name = false;
+            }
+            after_apos = c == '\'' || c == '’';
+        }
+        if name && (!after_apos || is_g_dropping(w)) {
+            self.word(b, b + w.len(), Kind::Cap, 0);
+        } else {
+            // A contraction ("I'm", "Don't", "we'll"): a function word.
+            self.filler();
+        }
+    }
+
+    /// A token of letters and digits only.
+    fn alnum(&mut self, w: &'a str, b: usize, shape: &Shape) -> bool {
+        let end = b + w.len();
+        if shape.letters == 0 {
+            self.number(b, end, w);
+            return false;
+        }
+        if shape.numeric > 0 {
+            if self.tail_joinable() && self.shape(Asked::ModelCode, w, shapes::is_model_code) {
+                // "Dyson V11", "Galaxy S23".
+                self.run.push(El::Num { end });
+                self.sentence_start = false;
+                self.cue_word = None;
+            } else if is_code(w) {
+                self.emit_id(b, end);
+            } else if self.shape(Asked::Ordinal, w, shapes::is_ordinal) {
+                self.flush();
+                self.run.push(El::Ord {
+                    start: b,
+                    street: false,
+                });
+                self.sentence_start = false;
+                self.cue_word = None;
+            } else if is_digit_brand(w) {
+                // "1Password", "7Eleven"
+                self.word(b, end, Kind::Camel, 0);
+            } else {
+                self.other();
+            }
+            return false;
+        }
+        if shape.upper == 0 && shape.lower == 0 {
+            // Scripts without case: a short word set among Latin words names something
+            // ("Meeting with 王小明 in 東京"); within text of its own script, names cannot
+            // be told from words.
+            if self.titled_caseless_names(w, b) {
+                return false;
+            }
+            match self.caseless_name(w, b) {
+                Some(len) => self.emit_id(b, b + len),
+                None => self.other(),
+            }
+            return false;
+        }
+        if shape.upper == 0 {
+            let flags = if self.run.is_empty() {
+                0
+            } else {
+                self.lookup(w)
+            };
+            let joined = if flags & F_CONNECTOR != 0 {
+                self.try_conn(flags, w == "of")
+            } else if w == "and" && self.the_title_follows(end) {
+                // "Harry Potter and the Philosopher's Stone", "Zen and the Art of …": "and
+                // the" before a capitalised word joins a title ("Anna and the kids" does not).
+                self.title_run = self.try_conn(F_CONNECTOR, true);
+                self.title_run
+            } else if flags & F_MID_DROP != 0 && self.title_mode() {
+                self.try_title_joiner(w)
+            } else {
+                false
+            };
+            if !joined {
+                self.lower_flags(flags, b, end);
+            }
+            return false;
+        }
+        let flags = self.lookup(w);
+        if shape.lower == 0 {
+            if shape.chars == 1 {
+                if w == "I" {
+                    self.filler();
+                    return false;
+                }
+                self.word(b, end, Kind::Initial, flags);
+                return true;
+            }
+            let common = flags & (F_STARTER | F_COMMON) != 0 && w.len() >= 4;
+            if common || flags & (F_ACRONYM_STOP | F_TIME | F_HONORIFIC) != 0 {
+                self.filler();
+            } else {
+                self.word(b, end, Kind::Caps, 0);
+            }
+            return false;
+        }
+        if shape.lower == 1 && shape.upper >= 2 && w.ends_with('s') {
+            // "OKRs", "KPIs", "NDAs": a plural acronym is generic.
+            self.filler();
+            return false;
+        }
+        if !shape.first_upper || shape.upper_after_first {
+            if flags & F_ACRONYM_STOP != 0 || w.ends_with("Error") || w.ends_with("Exception") {
+                // "YoY", "QoQ"; "TypeError", "NullPointerException" in pasted code
+                self.filler();
+            } else {
+                self.word(b, end, Kind::Camel, 0);
+            }
+            return false;
+        }
+        self.cap_word(w, b, flags)
+    }
+
+    /// A capitalised word ("Berlin", "Dr", "Monday", "St").
+    /// `flags`: the word's lexicon flags, `lookup(w)`.
+    fn cap_word(&mut self, w: &'a str, b: usize, mut flags: u32) -> bool {
+        if flags & (F_STARTER | F_TIME) == 0 && is_verb_form(w) {
+            flags |= F_STARTER;
+        }
+        if flags & F_TIME != 0 {
+            if self.title_mode() {
+                // "The Midnight Library"
+                self.word(b, b + w.len(), Kind::Cap, flags);
+            } else if is_name_like_month(w)
+                && !self.possessive_at(b + w.len())
+                && self.month_names_person(b, b + w.len())
+            {
+                self.flush();
+                self.word(b, b + w.len(), Kind::Cap, flags & !F_TIME);
+            } else if is_name_like_month(w)
+                && (self.cap_word_follows(b + w.len()) || self.possessive_at(b + w.len()))
+            {
+                // "May Lin joined", "June Carter's album": a month that is also a given
+                // name, right before a capitalised word, starts a name; "June's email": a
+                // month owns nothing, a person does.
+                self.flush();
+                self.word(b, b + w.len(), Kind::Cap, flags);
+            } else {
+                self.other();
+            }
+            return false;
+        }
+        if flags & F_HONORIFIC != 0 {
+            self.flush();
+            self.sentence_start = false;
+            self.cue_word = None;
+            return true;
+        }
+        if self.run.is_empty()
+            && matches!(
+                self.word_before(b),
+                "der"
+                    | "die"
+                    | "das"
+                    | "den"
+                    | "dem"
+                    | "ein"
+                    | "eine"
+                    | "einen"
+                    | "einem"
+                    | "einer"
+            )
+        {
+            // "einen Termin", "die Überweisung": German capitalises its nouns; one after an
+            // article is a noun unless a name follows it.
+            self.sentence_start = true;
+            flags |= F_COMMON;
+        }
+        self.word(b, b + w.len(), Kind::Cap, flags);
+        flags & F_ABBREV_JOIN != 0
+    }
+
+    // ----- run builder -----------------------------------------------------------------
+
+    fn word(&mut self, start: usize, end: usize, kind: Kind, flags: u32) {
+        if let Some((base_end, poss_end)) = self.poss.take() {
+            // "Joe's Pizza", "Carlo's Bakery", "The Hitchhiker's Guide": a possessive before
+            // a capitalised common noun (or inside a title) belongs to the name.
+            let joins = kind == Kind::Cap && (flags & F_COMMON != 0 || self.title_mode());
+            if joins {
+                self.extend_last_word(base_end, poss_end);
+            } else {
+                self.flush();
+            }
+        }
+        if let Some(El::Conn { prep: true, .. }) = self.run.last() {
+            // "The Hobbit in London": a title preposition joins only through an article.
+            self.run.pop();
+            self.flush();
+        }
+        // "Put The Hobbit on hold": a capitalised "The" after an opener is not where the
+        // sentence starts, and opens a title.
+        let the_after_opener =
+            !self.run.is_empty() && end - start == 3 && self.slice(start, end) == "The";
+        let w = Word {
+            start,
+            end,
+            kind,
+            sent_init: self.sentence_start && !the_after_opener,
+            flags,
+        };
+        // "Hi Sarah": a dropped opener keeps the sentence open for the next word.
+        self.sentence_start =
+            w.sent_init && matches!(kind, Kind::Cap | Kind::Initial) && w.has(F_STARTER);
+        self.cue_word = None;
+        self.run_words += 1;
+        if self.run_words > MAX_RUN_WORDS || self.run.len() >= MAX_RUN_ELEMENTS {
+            self.overflow = true;
+            return;
+        }
+        self.run.push(El::Word(w));
+    }
+
+    /// A connector ("of", "de", "&", "the" after "of") between name words.
+    fn try_conn(&mut self, flags: u32, of: bool) -> bool {
+        let is_the = flags & F_CONNECTOR != 0 && flags & F_OBJECT != 0; // "the"
+        if self.poss.is_some() {
+            return false;
+        }
+        if self.overflow {
+            return self.run_words > 0;
+        }
+        let trailing = self
+            .run
+            .iter()
+            .rev()
+            .take_while(|e| matches!(e, El::Conn { .. }))
+            .count();
+        match self.run.last() {
+            Some(El::Word(_)) if !is_the => {}
+            Some(El::Conn { of: prev_of, .. }) if trailing < 2 && (!is_the || *prev_of) => {}
+            _ => return false,
+        }
+        if self.run.len() >= MAX_RUN_ELEMENTS {
+            self.overflow = true;
+        } else {
+            self.run.push(El::Conn { of, prep: false });
+        }
+        self.sentence_start = false;
+        true
+    }
+
+    /// The run is a title opened by a capitalised "The" inside a sentence ("reading The
+    /// Catcher in the Rye"), where lowercase prepositions and articles join the words.
+    fn title_mode(&self) -> bool {
+        if self.title_run {
+            return true;
+        }
+        // Most runs hold no "The" at all: a plain loop on length and first byte first.
+        let mut has_the = false;
+        for e in &self.run {
+            if let El::Word(w) = e {
+                has_the |= w.end - w.start == 3 && self.bytes.get(w.start) == Some(&b'T');
+            }
+        }
+        if !has_the {
+            return false;
+        }
+        let first = self
+            .run
+            .iter()
+            .find(|e| !matches!(e, El::Word(w) if w.is_dropped_prefix()));
+        matches!(first, Some(El::Word(w))
+            if w.kind == Kind::Cap && !w.sent_init && w.end - w.start == 3
+                && self.slice(w.start, w.end) == "The")
+    }
+
+    /// "in", "to", "on", "at" after a title word; "a", "an" after such a preposition or "of".
+    fn try_title_joiner(&mut self, w: &str) -> bool {
+        let article = matches!(w, "a" | "an");
+        if !article && !matches!(w, "in" | "to" | "on" | "at") {
+            return false;
+        }
+        if self.poss.is_some() || self.overflow || self.run.len() >= MAX_RUN_ELEMENTS {
+            return false;
+        }
+        let ok = match self.run.last() {
+            Some(El::Word(_)) => !article,
+            Some(El::Conn { of: true, .. }) => article,
+            _ => false,
+        };
+        if ok {
+            self.run.push(El::Conn {
+                of: !article,
+                prep: !article,
+            });
+            self.sentence_start = false;
+        }
+        ok
+    }
+
+    /// Whether " the " and a title's words follow position `p`: two capitalised words, or one
+    /// and "of" ("the Philosopher's Stone", "the Art of …"; not "the Acme team").
+    fn the_title_follows(&self, p: usize) -> bool {
+        if self.bytes.get(p..p + 5) != Some(b" the ") || !self.cap_word_follows(p + 4) {
+            return false;
+        }
+        let rest = self.slice(p + 5, self.bytes.len());
+        let word_end = rest
+            .find(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+            .unwrap_or(rest.len());
+        let after = &rest[word_end..];
+        let next = after.strip_prefix(' ').unwrap_or("");
+        next.starts_with(char::is_uppercase) || next.starts_with("of ")
+    }
+
+    /// Whether a capitalised word follows position `p` after one space.
+    fn cap_word_follows(&self, p: usize) -> bool {
+        self.bytes.get(p) == Some(&b' ') && self.ch(p + 1).is_some_and(|(c, _)| c.is_uppercase())
+    }
+
+    /// "**Owner:** Dana", "Attendees: Priya": a lone capitalised word that opens a sentence
+    /// and ends in a colon (or is the run before a lowercase word and a colon) labels what
+    /// follows. `start`: where the word must start, when it is the token just read.
+    fn drop_label(&mut self, start: Option<usize>) {
+        if let [El::Word(w)] = self.run.as_slice() {
+            let here = start.is_none_or(|s| w.start == s);
+            if w.kind == Kind::Cap && w.sent_init && here && !self.overflow {
+                self.run.clear();
+                self.run_words = 0;
+            }
+        }
+    }
+
+    /// Whether a number or model code may extend the run ("Windows 11", "Dyson V11"): it
+    /// must follow a name word, not an ordinary word such as "Ticket" or "Room".
+    fn tail_joinable(&self) -> bool {
+        match self.run.last() {
+            Some(El::Word(last)) => {
+                !self.overflow
+                    && self.poss.is_none()
+                    && last.kind != Kind::Initial
+                    && !(last.kind == Kind::Cap && last.has(F_STARTER | F_COMMON))
+            }
+            _ => false,
+        }
+    }
+
+    fn number(&mut self, start: usize, end: usize, w: &str) {
+        let ascii = w.bytes().all(|c| c.is_ascii_digit());
+        let year_like = w.len() == 4 && (w.starts_with("19") || w.starts_with("20"));
+        let joinable = self.tail_joinable();
+        let cue = matches!(self.run.last(), Some(El::Word(last)) if last.has(F_ID_CUE));
+        if joinable && ascii && w.len() <= 4 && !year_like {
+            // "Windows 11", "iPhone 15 Pro".
+            self.run.push(El::Num { end });
+            self.sentence_start = false;
+            self.cue_word = None;
+            return;
+        }
+        let cue = cue || self.cue_active();
+        self.flush();
+        // "order 48213", "Invoice 2041": a number after an id word names a record.
+        // Amounts are not written with a leading zero, nor with ten digits or more.
+        let id_like = w.len() >= 10 || (w.len() >= 6 && w.starts_with('0'));
+        if ascii && (id_like || (cue && w.len() >= 4)) {
+            self.push_span(start, end);
+        } else if ascii && w.len() <= 5 {
+            // Perhaps a house number: "42 Elm Street".
+            self.run.push(El::Ord {
+                start,
+                street: true,
+            });
+        }
+        self.sentence_start = false;
+        self.cue_word = None;
+    }
+
+    /// Whether the last word was an id word such as "order", "invoice" or "account".
+    fn cue_active(&self) -> bool {
+        self.cue_word
+            .and_then(|(s, e)| self.text.get(s..e))
+            .is_some_and(|w| lookup(w) & F_ID_CUE != 0)
+    }
+
+    /// `C:\Program Files\Acme\config.ini`: a drive's folder whose name holds a space goes on
+    /// in the next word when that word is capitalised and holds a backslash. The length of
+    /// the space and that word (trailing punctuation aside), else 0.
+    fn windows_path_after_space(&self, w: &str, end: usize) -> usize {
+        let one_folder = w.len() > 3 && w.as_bytes()[1] == b':' && !w[3..].contains('\\');
+        if !one_folder || self.bytes.get(end) != Some(&b' ') {
+            return 0;
+        }
+        let rest = self.text.get(end + 1..).unwrap_or("");
+        let next = &rest[..rest.find(char::is_whitespace).unwrap_or(rest.len())];
+        let next = next.trim_end_matches(|c: char| {
+            is_trail_strip(c) || matches!(c, ',' | ';' | '!' | '?' | ')' | '"')
+        });
+        let capitalised = next.bytes().next().is_some_and(|c| c.is_ascii_uppercase());
+        if capitalised && next.contains('\\') && !next.contains(':') {
+            1 + next.len()
+        } else {
+            0
+        }
+    }
+
+    /// A lowercase word. It is only looked up when a run is open: a plain word after other
+    /// plain words, the common case, costs no lookup.
+    fn lower(&mut self, w: &str, b: usize) {
+        let flags = if self.run.is_empty() { 0 } else { lookup(w) };
+        self.lower_flags(flags, b, b + w.len());
+    }
+
+    fn lower_flags(&mut self, flags: u32, start: usize, end: usize) {
+        if let Some((base_end, poss_end)) = self.poss.take() {
+            // "at Trader Joe's on the way", "Wendy's or Arby's": a possessive followed by a
+            // function word or adverb owns nothing; the 's is the name's. Before a noun
+            // ("Maria's birthday", "Sam's flight") it is a person's possessive.
+            let function_word = flags & (F_MID_DROP | F_STARTER | F_TIME) != 0;
+            if function_word && flags & F_COMMON == 0 {
+                self.extend_last_word(base_end, poss_end);
+            }
+        }
+        if flags & F_UNIT != 0 && matches!(self.run.last(), Some(El::Num { .. })) {
+            // "Sarah 3 times": the number is a count, not part of the name.
+            self.run.pop();
+        }
+        if flags & F_OBJECT != 0 {
+            self.drop_initial_verb();
+        }
+        self.flush();
+        self.cue_word = Some((start, end));
+        self.sentence_start = false;
+    }
+
+    /// "Wire the money", "Renew my plan", "Cancel INV-2041": a lone capitalised word that
+    /// opens a sentence and is followed directly by an object is a verb, not a name.
+    fn drop_initial_verb(&mut self) {
+        if let [El::Word(w)] = self.run.as_slice() {
+            if w.kind == Kind::Cap && w.sent_init && !self.overflow {
+                self.run.clear();
+                self.run_words = 0;
+            }
+        }
+    }
+
+    /// Content that is neither a name nor an identifier (amounts, units, stray symbols).
+    fn other(&mut self) {
+        self.flush();
+        self.sentence_start = false;
+        self.cue_word = None;
+    }
+
+    /// A function word that leaves a sentence opening open ("I", "OK", "Don't").
+    fn filler(&mut self) {
+        self.flush();
+        self.cue_word = None;
+    }
+
+    fn emit_id(&mut self, start: usize, end: usize) {
+        self.drop_initial_verb();
+        self.flush();
+        self.push_span(start, end);
+        self.sentence_start = false;
+        self.cue_word = None;
+    }
+
+    fn brk_end(&mut self) {
+        self.flush();
+        self.sentence_start = true;
+    }
+
+    /// Ends the run, outputting the name it spells. Nothing to flush (the usual case, several
+    /// times a token) is decided inline, without a call.
+    #[inline(always)]
+    fn flush(&mut self) {
+        self.poss = None;
+        if self.run.is_empty() && !self.overflow {
+            self.run_words = 0;
+            return;
+        }
+        self.flush_run();
+    }
+
+    #[inline(never)]
+    fn flush_run(&mut self) {
+        let span = self.run_span();
+        self.title_run = false;
+        self.run.clear();
+        self.run_words = 0;
+        self.overflow = false;
+        if let Some((s, e)) = span {
+            self.push_span(s, e);
+        }
+    }
+
+    /// The name the current run spells, if any, as a byte range.
+    fn run_span(&self) -> Option<(usize, usize)> {
+        if self.overflow {
+            return None;
+        }
+        if let [El::Word(w)] = self.run.as_slice() {
+            // "Will's sister", "Will, tickets are booked", "Hope said", "see June's email": a
+            // given name that is also a word (or a month) names a person when it owns
+            // something, is addressed or said something; a verb or a month does neither.
+            // The span without an 's kept in it ("June's email"): a person's, not a shop's.
+            // Most words are neither given names nor months: asked first.
+            let maybe = w.kind == Kind::Cap && w.has(F_GIVEN | F_TIME);
+            let (name, _) = if maybe {
+                strip_possessive(self.slice(w.start, w.end))
+            } else {
+                ("", false)
+            };
+            let person = maybe
+                && (w.has(F_GIVEN) || is_name_like_month(name))
+                && (self.owns(w)
+                    || (w.has(F_GIVEN) && w.sent_init && self.person_acts_after(w.end, true)));
+            if person {
+                return Some((w.start, w.start + name.len()));
+            }
+        }
+        let run = &self.run[..];
+        let mut hi = run.len();
+        while hi > 0 && matches!(run[hi - 1], El::Conn { .. } | El::Ord { .. }) {
+            hi -= 1;
+        }
+        let run = &run[..hi];
+        let mut lo = 0;
+        while lo < run.len() {
+            match run[lo] {
+                El::Word(w) if !w.is_dropped_prefix() => break,
+                // "Will Smith's agent", "Hope Solo's book": a given name that is also a word,
+                // before a capitalised word the lexicon does not know and that owns something
+                // ("Will Sarah join?" stays a question).
+                // "Grant Thompson asked", "To: Will Carter", "Will Turner,": or that ends the
+                // clause (a comma, the line's end, a past-tense verb next).
+                El::Word(w)
+                    if w.has(F_GIVEN)
+                        && matches!(run.get(lo + 1), Some(El::Word(next))
+                            if next.kind == Kind::Cap && next.flags == 0
+                                && (self.owns(next) || self.clause_ends_after(next.end))) =>
+                {
+                    break
+                }
+                El::Ord { street, .. } if leading_number_fits(&run[lo + 1..], street) => break,
+                // "The Lord of the Rings", "A Tale of Two Cities": the article of a title.
+                El::Word(w) if lo == 0 && self.opens_title(&w, &run[1..]) => break,
+                _ => lo += 1,
+            }
+        }
+        let run = &run[lo..];
+        let start = match run.first()? {
+            El::Word(w) => w.start,
+            El::Ord { start, .. } => *start,
+            _ => return None,
+        };
+        if let [El::Word(w)] = run {
+            // "Hi Art", "Tell Pat", "Did Grace send it?": a given name that is also a word,
+            // after an opener, is the one addressed or talked about.
+            let addressed = lo > 0 && w.has(F_GIVEN);
+            let keep = match w.kind {
+                Kind::Camel | Kind::Caps => true,
+                Kind::Initial => false,
+                Kind::Cap => {
+                    !((w.sent_init && w.has(F_COMMON | F_STARTER) && !addressed)
+                        || w.has(F_ALWAYS_DROP | F_TIME | F_CONNECTOR))
+                }
+            };
+            return keep.then_some((w.start, w.end));
+        }
+        let end = match run.last()? {
+            El::Word(w) => w.end,
+            El::Num { end } => *end,
+            El::Conn { .. } | El::Ord { .. } => return None,
+        };
+        Some((start, end))
+    }
+
+    /// Whether `w`, a capitalised "The" or "A" before the run's `rest`, is a title's first
+    /// word: "A" before a name with "of" in it, "The" before one with "of the" in it ("The
+    /// Bank of America" stays "Bank of America").
+    fn opens_title(&self, w: &Word, rest: &[El]) -> bool {
+        let of = |e: &El| matches!(e, El::Conn { of: true, .. });
+        match self.slice(w.start, w.end) {
+            "A" => matches!(rest.first(), Some(El::Word(_))) && rest.iter().any(of),
+            // "The Seven Husbands of Evelyn Hugo": or four words and "of".
+            "The" => {
+                rest.windows(2)
+                    .any(|pair| of(&pair[0]) && matches!(pair[1], El::Conn { of: false, .. }))
+                    || (rest.iter().any(of)
+                        && rest.iter().filter(|e| matches!(e, El::Word(_))).count() >= 4)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the run opens right after a lowercase article ("a", "an", "the").
+    fn article_before_run(&self) -> bool {
+        let start = match self.run.first() {
+            Some(El::Word(w)) => w.start,
+            _ => return false,
+        };
+        // Bytes, and only the few before the run: this is asked at every possessive.
+        let Some(head) = start
+            .checked_sub(1)
+            .filter(|&p| self.bytes.get(p) == Some(&b' '))
+            .and_then(|p| self.bytes.get(..p))
+        else {
+            return false;
+        };
+        let word = |a: &[u8]| {
+            let Some(at) = head.len().checked_sub(a.len()) else {
+                return false;
+            };
+            head.get(at..) == Some(a) && (at == 0 || head.get(at - 1) == Some(&b' '))
+        };
+        match head.last() {
+            Some(b'a') => word(b"a"),
+            Some(b'n') => word(b"an"),
+            Some(b'e') => word(b"the"),
+            _ => false,
+        }
+    }
+
+    /// Whether a possessive `'s` starts at byte `p`.
+    fn possessive_at(&self, p: usize) -> bool {
+        let after = self.slice(p, self.bytes.len());
+        ["'s", "’s", "'S", "’S"]
+            .iter()
+            .any(|s| after.starts_with(s))
+    }
+
+    /// Whether the clause ends right after byte `p`: a comma, the line's or the text's end,
+    /// or a verb of telling or a past tense ("Grant Thompson asked", "Hope said").
+    fn clause_ends_after(&self, p: usize) -> bool {
+        match self.bytes.get(p) {
+            None | Some(b',' | b'\n' | b'\r' | b'\t' | b'|') => true,
+            Some(b' ') => {
+                let rest = self.slice(p + 1, self.bytes.len());
+                if rest.starts_with('|') {
+                    // "| Bill | Kindle |": a table cell ends there.
+                    return true;
+                }
+                let word = &rest[..rest
+                    .find(|c: char| !c.is_ascii_lowercase())
+                    .unwrap_or(rest.len())];
+                // "need", "seed": not a past tense.
+                (word.len() >= 4 && word.ends_with("ed") && !word.ends_with("eed"))
+                    || matches!(word, "said" | "says" | "told" | "sent" | "wrote" | "paid")
+            }
+            _ => false,
+        }
+    }
+
+    /// The ASCII word (letters and digits) before byte `start` and the spaces before it.
+    fn word_before(&self, start: usize) -> &'a str {
+        let head = self.slice(0, start).trim_end_matches(' ');
+        let start = head
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !c.is_ascii_alphanumeric())
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        &head[start..]
+    }
+
+    /// Whether a month that is also a given name (bytes `start..end`) names a person where it
+    /// stands: it opens a sentence and says or does something ("April said", "April will
+    /// present"), or sits inside one after no word of time ("ask May if", "when June
+    /// approves", not "in May", "due May 5", "this June").
+    fn month_names_person(&self, start: usize, end: usize) -> bool {
+        if self.sentence_start {
+            return self.person_acts_after(end, false);
+        }
+        let before = self.word_before(start);
+        let dated = before.is_empty()
+            || before
+                .bytes()
+                .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+            || lookup(before) & (F_TIME | F_MID_DROP | F_CONNECTOR) != 0
+            || matches!(
+                before,
+                "is" | "was"
+                    | "be"
+                    | "due"
+                    | "until"
+                    | "till"
+                    | "since"
+                    | "by"
+                    | "from"
+                    | "through"
+                    | "during"
+                    | "before"
+                    | "after"
+                    | "around"
+                    | "early"
+                    | "late"
+                    | "mid"
+                    | "end"
+                    | "start"
+                    | "every"
+                    | "each"
+                    | "this"
+                    | "next"
+                    | "last"
+                    | "and"
+                    | "or"
+            );
+        let after = self.slice(end, self.bytes.len()).trim_start_matches(' ');
+        !dated && !after.starts_with(|c: char| c.is_ascii_digit())
+    }
+
+    /// Whether what follows byte `p` makes the word before it a person: the clause ends
+    /// there, or a person's verb or a list of people follows ("Will is out", "Grace from AP
+    /// says", "Rose and Art", "Rose + Hank"). "Summer camp", "Will you", "Mark as read" are
+    /// none of these.
+    /// `lists`: "and", "or", "+" and "&" count ("Rose and Art"), not for a month ("May and
+    /// June").
+    fn person_acts_after(&self, p: usize, lists: bool) -> bool {
+        if self.clause_ends_after(p) {
+            return true;
+        }
+        let rest = self.slice(p, self.bytes.len());
+        let Some(rest) = rest.strip_prefix(' ') else {
+            return false;
+        };
+        let word = &rest[..rest
+            .find(|c: char| !c.is_ascii_lowercase())
+            .unwrap_or(rest.len())];
+        let list = rest.starts_with(['+', '&']) || matches!(word, "and" | "or");
+        // "June is booked solid": a month is, a month has.
+        let state = matches!(word, "is" | "was" | "has" | "had");
+        (lists && (list || state))
+            || matches!(
+                word,
+                "from"
+                    | "will"
+                    | "can"
+                    | "wants"
+                    | "asked"
+                    | "just"
+                    | "also"
+                    | "got"
+                    | "went"
+                    | "broke"
+                    | "thinks"
+                    | "needs"
+            )
+    }
+
+    /// Whether a word carries a possessive `'s` (kept in it, or right after it).
+    fn owns(&self, w: &Word) -> bool {
+        let (word, after) = (
+            self.slice(w.start, w.end),
+            self.slice(w.end, self.bytes.len()),
+        );
+        ["'s", "’s", "'S", "’S"]
+            .iter()
+            .any(|p| word.ends_with(p) || after.starts_with(p))
+    }
+
+    fn push_span(&mut self, start: usize, end: usize) {
+        if let Some(s) = self.text.get(start..end) {
+            self.push_out(s);
+        }
+    }
+
+    fn push_out(&mut self, s: &'a str) {
+        if self.full() {
+            return;
+        }
+        if s == self.last_spelling {
+            // The last span again ("Joe's Joe's"): trimmed and cut already, and seen.
+            return;
+        }
+        let plain = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !is_space(char::from(b)));
+        let s = if plain(s.as_bytes().first()) && plain(s.as_bytes().last()) {
+            s
+        } else {
+            s.trim()
+        };
+        if s.is_empty() {
+            return;
+        }
+        // A cut may end between the words of a name: trim again.
+        let cut = match s.as_bytes().get(..=MAX_IDENTIFIER_CHARS) {
+            None => None,
+            // ASCII up to the cut: the cut is at that byte.
+            Some(head) if head.is_ascii() => Some((MAX_IDENTIFIER_CHARS, ' ')),
+            Some(_) => s.char_indices().nth(MAX_IDENTIFIER_CHARS),
+        };
+        let s = match cut {
+            Some((cut, _)) => s.get(..cut).unwrap_or(s).trim_end(),
+            None => s,
+        };
+        if s == self.last_spelling || self.seen_spelling.contains(s) {
+            return;
+        }
+        self.last_spelling = s;
+        if self.seen.insert(s.to_lowercase()) {
+            self.out.push(s.to_string());
+        }
+        if self.seen_spelling.len() < MAX_SEEN_SPELLINGS {
+            self.seen_spelling.insert(s);
+        }
+    }
+}
+
+/// A leading ordinal or number joins the name after it: "5th Avenue" (any name),
+/// "42 Elm Street" (a plain number only before a street name).
+fn leading_number_fits(rest: &[El], street: bool) -> bool {
+    match rest.first() {
+        Some(El::Word(w)) if !w.is_dropped_prefix() => {
+            !street || matches!(rest.last(), Some(El::Word(last)) if last.has(F_STREET))
+        }
+        _ => false,
+    }
+}
+
+// ----- character classes and token shapes -------------------------------------------------
+
+/// Combining marks (decomposed accents) count as part of a word.
+#[inline(always)]
+fn is_mark(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F
+    )
+}
+
+/// The signs of the Indic scripts that are not letters (the virama of "शर्मा", nuktas) are
+/// token chars, not breaks inside a word: every char of those blocks but the sentence marks
+/// (dandas). Checked after the other classes, so no other script pays for it.
+fn is_indic_sign(c: char) -> bool {
+    matches!(c as u32, 0x0900..=0x0963 | 0x0966..=0x096F | 0x0971..=0x0DF3)
+}
+
+/// `char::is_whitespace`, without a call for ASCII.
+#[inline(always)]
+fn is_space(c: char) -> bool {
+    if c.is_ascii() {
+        matches!(c, ' ' | '\t'..='\r')
+    } else {
+        // U+3000 is the last whitespace char.
+        c <= '\u{3000}' && c.is_whitespace()
+    }
+}
+
+#[inline(always)]
+fn is_line_break(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2029}')
+}
+
+/// `char::is_alphanumeric`, without a call for ASCII.
+#[inline(always)]
+fn is_alphanumeric(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric()
+    } else {
+        c.is_alphanumeric()
+    }
+}
+
+#[inline(always)]
+fn is_wordish(c: char) -> bool {
+    // ASCII first: no CJK or mark range to test, and no call into the Unicode tables.
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
+    is_cjk_letter(c) || c.is_alphanumeric() || is_mark(c)
+}
+
+/// CJK ideographs, kana and Hangul syllables: letters without case, told apart here before
+/// the general Unicode tables are searched (slowly, for chars this far up).
+#[inline(always)]
+fn is_cjk_letter(c: char) -> bool {
+    matches!(c, '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FA}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}')
+}
+
+#[inline(always)]
+fn is_token_char(c: char) -> bool {
+    if c.is_ascii() {
+        is_ascii_token_byte(c as u8)
+    } else {
+        is_wordish(c) || matches!(c, '’' | '€' | '£' | '¥') || is_indic_sign(c)
+    }
+}
+
+/// The ASCII token characters: letters, digits and `. : - _ ' @ # / & + = % $ * ~ ^ \\`.
+#[inline(always)]
+fn is_ascii_token_byte(b: u8) -> bool {
+    /// Bit `c` of `MASKS[c / 64]`: whether ASCII char `c` is a token char. Two `u64`s, not a
+    /// `u128`, whose shifts are a library call at opt-level "z".
+    const MASKS: [u64; 2] = {
+        let mut m = [0u64; 2];
+        let mut c = 0;
+        while c < 128 {
+            let b = c as u8;
+            let punct = matches!(
+                b,
+                b'.' | b':'
+                    | b'-'
+                    | b'_'
+                    | b'\''
+                    | b'@'
+                    | b'#'
+                    | b'/'
+                    | b'&'
+                    | b'+'
+                    | b'='
+                    | b'%'
+                    | b'$'
+                    | b'*'
+                    | b'~'
+                    | b'^'
+                    | b'\\'
+            );
+            if b.is_ascii_alphanumeric() || punct {
+                m[c / 64] |= 1 << (c % 64);
+            }
+            c += 1;
+        }
+        m
+    };
+    match MASKS.get(usize::from(b) / 64) {
+        Some(mask) => mask >> (b % 64) & 1 == 1,
+        None => false,
+    }
+}
+
+#[inline(always)]
+fn is_lead_strip(c: char) -> bool {
+    matches!(
+        c,
+        '\'' | '’' | '‘' | '*' | '_' | '-' | '.' | ':' | '+' | '=' | '^' | '\\' | '&' | '%'
+    )
+}
+
+#[inline(always)]
+fn is_trail_strip(c: char) -> bool {
+    matches!(
+        c,
+        '.' | ':' | '\'' | '’' | '*' | '_' | '-' | '=' | '^' | '\\' | '/' | '~' | '&'
+    )
+}
+
+/// A capitalised word that reads as a verb form opening a sentence: "Running late",
+/// "Comparing Asana", "Agreed with", "Hired two". Names with these endings ("Beijing",
+/// "Ahmed", "Saeed", "Khaled", "Alfred") are kept.
+fn is_verb_form(w: &str) -> bool {
+    let b = w.as_bytes();
+    if b.len() < 5 || !w.is_ascii() {
+        return false;
+    }
+    let ends = |suffix: &str| {
+        b.get(b.len().saturating_sub(suffix.len())..)
+            .is_some_and(|tail| tail.eq_ignore_ascii_case(suffix.as_bytes()))
+    };
+    let names_ed = ["eed", "med", "fred", "dred", "aled"];
+    (ends("ing") && !ends("jing"))
+        || (b.len() >= 6 && ends("ed") && !names_ed.iter().any(|n| ends(n)))
+}
+
+/// "Dunkin'", "Lovin'": a capitalised word whose final g is an apostrophe.
+fn is_g_dropping(w: &str) -> bool {
+    if !matches!(w.as_bytes().last(), Some(b'\'' | 0x99)) {
+        return false;
+    }
+    let base = w.strip_suffix('\'').or_else(|| w.strip_suffix('’'));
+    base.is_some_and(|b| {
+        b.len() >= 4
+            && b.ends_with("in")
+            && b.chars().next().is_some_and(char::is_uppercase)
+            && b.chars().all(char::is_alphabetic)
+    })
+}
+
+/// `C:\Users\maria\budget.xlsx`, `\\fileserver\shared`, `.\scripts\deploy.ps1`.
+fn is_windows_path(w: &str) -> bool {
+    let b = w.as_bytes();
+    let drive = b.len() > 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'\\';
+    let unc = b.len() > 3 && b.starts_with(b"\\\\") && b[2].is_ascii_alphanumeric();
+    // Relative to the working directory or its parent.
+    let rel = || {
+        let dots = b.iter().take_while(|&&c| c == b'.').count();
+        (1..=2).contains(&dots)
+            && b.get(dots) == Some(&b'\\')
+            && b.get(dots + 1).is_some_and(u8::is_ascii_alphanumeric)
+    };
+    drive || unc || (b.first() == Some(&b'.') && rel())
+}
+
+/// `2024-05-01T12:03:44Z`: a timestamp in a log line.
+fn is_iso_datetime(w: &str) -> bool {
+    let b = w.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    b.len() > 11
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b'T'
+}
+
+/// `signup.js:27:15` → `signup.js`, `redis-prod-01:6379` → `redis-prod-01`: a line, column or
+/// port after a name with letters.
+fn strip_line_or_port(w: &str) -> Option<&str> {
+    fn strip(t: &str) -> Option<&str> {
+        let (head, n) = t.rsplit_once(':')?;
+        (!n.is_empty() && n.len() <= 5 && n.bytes().all(|c| c.is_ascii_digit())).then_some(head)
+    }
+    let head = strip(w)?;
+    let head = strip(head).unwrap_or(head);
+    (!head.contains(':') && head.chars().any(char::is_alphabetic)).then_some(head)
+}
+
+/// `deploy@10.0.3.17`: a login at an address.
+fn is_user_at_ipv4(w: &str) -> bool {
+    w.split_once('@').is_some_and(|(user, host)| {
+        !user.is_empty()
+            && user
+                .chars()
+                .all(|c| is_wordish(c) || matches!(c, '.' | '_' | '-'))
+            && shapes::is_ipv4(host)
+    })
+}
+
+/// `feature/JIRA-2231`, `pod/checkout-7d9f8b-x2k4q`: slash-joined names one of which is a
+/// code (letters and digits); not `1/2/2024`, `24/7`, `and/or`. A git branch named by its
+/// conventional kind (`feature/login-fix`, `release/2.3`) needs no code.
+fn is_slash_id(w: &str) -> bool {
+    let mut segments = 0;
+    let first = w.split('/').next().unwrap_or(w);
+    let mut code = matches!(
+        first,
+        "feature" | "feat" | "fix" | "bugfix" | "hotfix" | "release" | "chore" | "refactor"
+    );
+    for seg in w.split('/') {
+        if seg.is_empty()
+            || !seg
+                .chars()
+                .all(|c| is_wordish(c) || matches!(c, '.' | '_' | '-'))
+        {
+            return false;
+        }
+        segments += 1;
+        code |= seg.len() >= 4
+            && seg.bytes().any(|c| c.is_ascii_digit())
+            && seg.bytes().any(|c| c.is_ascii_alphabetic());
+    }
+    segments >= 2 && code
+}
+
+/// Months that are also given names ("May Lin", "June Carter").
+fn is_name_like_month(w: &str) -> bool {
+    ["april", "may", "june", "august"]
+        .iter()
+        .any(|m| w.eq_ignore_ascii_case(m))
+}
+
+fn strip_possessive(w: &str) -> (&str, bool) {
+    let b = w.as_bytes();
+    let apostrophe = b.len() >= 2 && matches!(b[b.len() - 2], b'\'' | 0x99);
+    if !apostrophe || !matches!(b.last(), Some(b's' | b'S')) {
+        return (w, false);
+    }
+    // "'s" or "’s" (E2 80 99), in either case.
+    let cut = if b[b.len() - 2] == b'\'' {
+        2
+    } else if b.len() >= 4 && b[b.len() - 4..b.len() - 2] == [0xE2, 0x80] {
+        4
+    } else {
+        return (w, false);
+    };
+    let Some(base) = w.get(..w.len() - cut) else {
+        return (w, false);
+    };
+    // The char before the apostrophe: a byte when ASCII (the usual case), else decoded.
+    let wordish = match base.as_bytes().last() {
+        Some(&b) if b < 0x80 => b.is_ascii_alphanumeric(),
+        Some(_) => base.chars().next_back().is_some_and(is_wordish),
+        None => false,
+    };
+    if wordish {
+        (base, true)
+    } else {
+        (w, false)
+    }
+}
+
+/// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
+fn lookup(w: &str) -> u32 {
+    if w.len() > MAX_LOOKUP_BYTES {
+        return 0;
+    }
+    flags_of(w.as_bytes())
+}
+
+fn is_path(w: &str) -> bool {
+    let segments = w.split('/').filter(|s| !s.is_empty()).count();
+    if segments < 2
+        || !w
+            .chars()
+            .all(|c| is_wordish(c) || matches!(c, '/' | '.' | '_' | '-' | '~'))
+    {
+        return false;
+    }
+    if w.starts_with('/') || w.starts_with("~/") || w.starts_with("./") {
+        return true;
+    }
+    // "github.com/neotoma/agent": a domain and a path.
+    let host_is_domain = w.split('/').next().is_some_and(|host| {
+        host.rsplit_once('.')
+            .is_some_and(|(name, tld)| !name.is_empty() && lookup(tld) & F_TLD != 0)
+    });
+    if host_is_domain {
+        return true;
+    }
+    // "src/main.rs": the last segment has a file extension.
+    let last_segment = w.rsplit('/').next().unwrap_or(w);
+    last_segment
+        .rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && lookup(ext) & F_FILE_EXT != 0)
+}
+
+/// Lowercase hyphenated names with a number: "prod-db-03", "web-01", "covid-19"; not
+/// "3-day", "top-10" or "mid-2024".
+fn is_host_like(w: &str) -> bool {
+    let first = w.split('-').next().unwrap_or(w);
+    let last = w.rsplit('-').next().unwrap_or(w);
+    if !first.bytes().all(|c| c.is_ascii_alphabetic()) || first.len() < 2 {
+        return false;
+    }
+    if matches!(
+        first,
+        "top" | "mid" | "pre" | "post" | "late" | "early" | "non" | "over" | "under"
+    ) {
+        return false;
+    }
+    let last_digits = last.len() >= 2 && last.bytes().all(|c| c.is_ascii_digit());
+    last_digits || (w.split('-').count() >= 3 && w.bytes().any(|c| c.is_ascii_digit()))
+}
+
+/// `payments-api`, `billing-worker`: a lowercase name ending in the kind of program it is.
+fn is_service_name(w: &str) -> bool {
+    w.rsplit_once('-').is_some_and(|(name, kind)| {
+        name.len() >= 3
+            && name.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
+            && matches!(kind, "api" | "worker" | "svc" | "db" | "daemon")
+    })
+}
+
+/// Digits followed by a capitalised word: "1Password", "7Eleven".
+fn is_digit_brand(w: &str) -> bool {
+    let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = w.get(digits..).unwrap_or("");
+    let mut cs = rest.chars();
+    digits > 0
+        && cs.next().is_some_and(char::is_uppercase)
+        && rest.chars().count() >= 3
+        && cs.all(char::is_alphabetic)
+        && rest.chars().any(char::is_lowercase)
+}
+
+/// A mixed letter+digit token that reads like a code ("QX7P2M", "A320", "user4821"), not a
+/// unit, ordinal, time or period ("3pm", "2nd", "16GB", "Q3", "FY2024", "v2", "mp3").
+fn is_code(w: &str) -> bool {
+    let mut chars = 0;
+    let mut transitions = 0;
+    let mut prev_digit: Option<bool> = None;
+    let (mut has_digit, mut has_letter, mut upper) = (false, false, false);
+    let mut prefix = [0u8; 4];
+    let mut prefix_len = 0;
+    for c in w.chars() {
+        if !is_wordish(c) {
+            return false;
+        }
+        chars += 1;
+        let d = c.is_ascii_digit();
+        has_digit |= d;
+        has_letter |= c.is_alphabetic();
+        upper |= c.is_uppercase();
+        if prev_digit.is_some_and(|p| p != d) {
+            transitions += 1;
+        }
+        if !d && transitions == 0 {
+            if prefix_len < prefix.len() && c.is_ascii() {
+                prefix[prefix_len] = c.to_ascii_lowercase() as u8;
+            }
+            prefix_len += 1;
+        }
+        prev_digit = Some(d);
+    }
+    if !has_digit || !has_letter {
+        return false;
+    }
+    let starts_digit = w.bytes().next().is_some_and(|c| c.is_ascii_digit());
+    if starts_digit && transitions == 1 {
+        // "3pm", "2nd", "16GB", "2FA", "100km"
+        return false;
+    }
+    if !starts_digit && transitions == 1 && prefix_len <= prefix.len() {
+        // Periods and versions ("Q3", "FY2024", "v12", "ch5", "mp3"); long numbers after
+        // such a letter are still codes ("X1234567").
+        let digits = chars - prefix_len;
+        let p = &prefix[..prefix_len];
+        let short = [
+            &b"q"[..],
+            b"h",
+            b"v",
+            b"ver",
+            b"vol",
+            b"ch",
+            b"pt",
+            b"no",
+            b"ep",
+            b"mp",
+            b"x",
+            b"s",
+        ];
+        if p == b"fy" || (digits <= 3 && short.contains(&p)) {
+            return false;
+        }
+    }
+    if upper {
+        chars >= 4
+    } else {
+        chars >= 5
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str) -> Vec<String> {
+        extract_identifiers(text)
+    }
+
+    fn check(text: &str, expected: &[&str]) {
+        assert_eq!(ids(text), expected, "message: {text:?}");
+    }
+
+    #[test]
+    fn identifiers_word_lists_are_sorted_and_lowercase() {
+        let lexicon: Vec<(&str, u32)> = lexicon().collect();
+        assert!(lexicon.len() > 1_500);
+        for pair in lexicon.windows(2) {
+            assert!(pair[0].0 < pair[1].0, "{:?} >= {:?}", pair[0].0, pair[1].0);
+        }
+        for line in include_str!("lexicon.txt").lines() {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let flags: Vec<&str> = line.split_whitespace().skip(1).collect();
+            assert!(!flags.is_empty(), "{line:?}: no flags");
+            for name in flags {
+                assert_ne!(flag_named(name), 0, "{line:?}: unknown flag {name:?}");
+            }
+        }
+        for (w, flags) in lexicon {
+            assert_eq!(w.to_lowercase(), w);
+            assert!(w.len() <= MAX_LOOKUP_BYTES && flags != 0);
+            assert_eq!(lookup(w) & !(F_TLD | F_FILE_EXT), flags);
+        }
+        for (list, flag) in suffix_lists() {
+            for pair in list.windows(2) {
+                assert!(pair[0] < pair[1], "{:?} >= {:?}", pair[0], pair[1]);
+            }
+            for w in list {
+                assert_eq!(w.to_ascii_lowercase(), w);
+                assert!(lookup(w) & flag != 0, "{w:?}");
+            }
+        }
+        assert_eq!(lookup("com"), F_TLD);
+        assert_eq!(lookup("pdf"), F_ACRONYM_STOP | F_FILE_EXT);
+        assert_eq!(lookup("a"), F_MID_DROP | F_OBJECT | F_STARTER);
+        assert_eq!(lookup("zzz"), 0);
+        assert_eq!(lookup("0"), 0);
+        assert_eq!(lookup("The"), F_CONNECTOR | F_OBJECT | F_STARTER);
+        assert_eq!(lookup("Globex"), 0);
+        assert_eq!(lookup("São"), 0);
+    }
+
+    #[test]
+    fn identifiers_names_with_particles_and_connectors() {
+        check(
+            "Can you pull up my statement from Bank of America?",
+            &["Bank of America"],
+        );
+        check(
+            "Goldman Sachs hired McKinsey & Company last year.",
+            &["Goldman Sachs", "McKinsey & Company"],
+        );
+        check(
+            "We flew from Rio de Janeiro to São Paulo.",
+            &["Rio de Janeiro", "São Paulo"],
+        );
+        check(
+            "Did Ludwig van Beethoven write that?",
+            &["Ludwig van Beethoven"],
+        );
+        check(
+            "She studied at the University of the Arts London.",
+            &["University of the Arts London"],
+        );
+        check("Is Barnes & Noble open late?", &["Barnes & Noble"]);
+    }
+
+    #[test]
+    fn identifiers_lists_are_split_on_and() {
+        check("Compare Stripe and Adyen fees.", &["Stripe", "Adyen"]);
+        check(
+            "Invite Priya, Tom and Lena to the Lisbon offsite.",
+            &["Priya", "Tom", "Lena", "Lisbon"],
+        );
+    }
+
+    #[test]
+    fn identifiers_camel_case_and_acronyms() {
+        check(
+            "Sync my iPhone contacts with GitHub and YouTube.",
+            &["iPhone", "GitHub", "YouTube"],
+        );
+        check("Does OpenAI have an office near the UN?", &["OpenAI", "UN"]);
+        // An NDA is a kind of document, HSBC one bank (issue 13).
+        check("Send the NDA to HSBC asap.", &["HSBC"]);
+        check("FYI the CEO of Globex called.", &["Globex"]);
+    }
+
+    #[test]
+    fn identifiers_diacritics() {
+        check("Zürich or Genève for the offsite?", &["Zürich", "Genève"]);
+        check("Remind me to call François Dupré.", &["François Dupré"]);
+        // Decomposed accents (NFD) stay inside the word.
+        check(
+            "Lunch with Jose\u{301} in Malaga.",
+            &["Jose\u{301}", "Malaga"],
+        );
+    }
+
+    #[test]
+    fn identifiers_codes_and_numbers() {
+        check(
+            "Ticket JIRA-4512 blocks PROJ-77.",
+            &["JIRA-4512", "PROJ-77"],
+        );
+        check("Where is order #4821?", &["#4821"]);
+        check(
+            "Confirmation code 9XK2LM for the Hilton.",
+            &["9XK2LM", "Hilton"],
+        );
+        check("Booking ref QX7P2M, seat 14C.", &["QX7P2M"]);
+        check(
+            "Wire $1,200 to account 4417-2290 by Friday.",
+            &["4417-2290"],
+        );
+        check("The invoice 20417 is overdue.", &["20417"]);
+        check("I paid 120 dollars at 3pm on 2024-05-01.", &[]);
+        check("It took 10-15 minutes, in Q3 of FY2024.", &[]);
+        check(
+            "Link ent_01HZX3 to 550e8400-e29b-41d4-a716-446655440000.",
+            &["ent_01HZX3", "550e8400-e29b-41d4-a716-446655440000"],
+        );
+    }
+
+    #[test]
+    fn identifiers_emails_urls_domains_ips_handles() {
+        check(
+            "Email bob.smith+news@globex.co.uk and cc @priya_k.",
+            &["bob.smith+news@globex.co.uk", "@priya_k"],
+        );
+        check(
+            "See (https://example.com/a_(b)) and www.acme.io/pricing.",
+            &["https://example.com/a_(b)", "www.acme.io/pricing"],
+        );
+        check(
+            "The server 10.0.0.12 hosts intranet.acme.com.",
+            &["10.0.0.12", "intranet.acme.com"],
+        );
+        check("Open notes/2024/plan.md please", &["notes/2024/plan.md"]);
+        check(
+            "Ping 2001:db8::1 and fe80::1, not std::fmt or 10:30.",
+            &["2001:db8::1", "fe80::1"],
+        );
+        check("e.g. the pricing, i.e. 3.5 per seat", &[]);
+    }
+
+    #[test]
+    fn identifiers_quotes() {
+        check(
+            "Find the doc called \"Q3 Roadmap\" please.",
+            &["Q3 Roadmap"],
+        );
+        check(
+            "What's in ‘holiday plans’ and «Projet Soleil»?",
+            &["holiday plans", "Projet Soleil"],
+        );
+        check(
+            "Maria's notes on 'the move' aren't done, that's fine.",
+            &["Maria", "the move"],
+        );
+        check("Set `max_retries` to 5.", &["max_retries"]);
+        check("Please find \"quote here and 'another one", &[]);
+        check("The kids' toys and Sam's bike", &["Sam"]);
+    }
+
+    #[test]
+    fn identifiers_honorifics_and_possessives() {
+        check("Did Dr. Ana Müller reply?", &["Ana Müller"]);
+        check("Prof. Smith's lecture moved.", &["Smith"]);
+        check("Ask Mrs Patel about the Jones' house.", &["Patel", "Jones"]);
+        check("John F. Kennedy airport", &["John F. Kennedy"]);
+        check("Meet at St. Pancras tomorrow.", &["St. Pancras"]);
+    }
+
+    #[test]
+    fn identifiers_sentence_starters_and_stop_words() {
+        check(
+            "Hi! Thanks. Please tell me what I said on Monday in March.",
+            &[],
+        );
+        check("Hey, Can you check something?", &[]);
+        check("Globex called. Maria answered.", &["Globex", "Maria"]);
+        check("Meeting moved. Lunch is at noon.", &[]);
+        check("Hi Sarah, can you ping Tom?", &["Sarah", "Tom"]);
+        check("Good morning! Any news from Acme?", &["Acme"]);
+        check("OK so the NASA thing is done.", &["NASA"]);
+        check(
+            "- Buy milk\n- Call Priya\n1. Email Globex",
+            &["Priya", "Globex"],
+        );
+        check("Note: Globex renewed.", &["Globex"]);
+        check(
+            "Renegotiate the Globex contract. Escalate INV-77 to Priya.",
+            &["Globex", "INV-77", "Priya"],
+        );
+    }
+
+    #[test]
+    fn identifiers_fast_char_classes_agree_with_std() {
+        for c in (0..=0x10_ffff).filter_map(char::from_u32) {
+            if is_cjk_letter(c) {
+                assert!(
+                    c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase(),
+                    "{c:?}"
+                );
+            }
+            assert_eq!(is_space(c), c.is_whitespace(), "{c:?}");
+            if c.is_ascii() {
+                let token = c.is_ascii_alphanumeric() || ".:-_'@#/&+=%$*~^\\".contains(c);
+                assert_eq!(is_ascii_token_byte(c as u8), token, "{c:?}");
+            }
+        }
+        assert!(!is_ascii_token_byte(0x80) && !is_ascii_token_byte(0xff));
+    }
+
+    #[test]
+    fn identifiers_hand_decoding_agrees_with_std() {
+        let text = "aé東😀e\u{301}b’s Йs\u{3000}x";
+        let scanner = Scanner::new(text);
+        for p in 0..=text.len() + 1 {
+            let ch = text.get(p..).and_then(|t| t.chars().next());
+            assert_eq!(scanner.ch(p), ch.map(|c| (c, c.len_utf8())), "at {p}");
+            let prev = text.get(..p).and_then(|t| t.chars().next_back());
+            assert_eq!(scanner.prev(p), prev, "at {p}");
+        }
+    }
+
+    #[test]
+    fn identifiers_chat_markup_labels_and_verb_forms() {
+        check("**Venue:** Lisbon\nTimeline: tight", &["Lisbon"]);
+        check("Lessons learned: ask Omar earlier.", &["Omar"]);
+        check("Reviewing the draft from Halvorsen.", &["Halvorsen"]);
+        check("Emailed Priya. Beijing is next.", &["Priya", "Beijing"]);
+        check("Ahmed called.", &["Ahmed"]);
+        check("| Owner | Ines |", &["Ines"]);
+        check("The MOU and the RFP went to UNICEF.", &["UNICEF"]);
+        check("P.S. The Globex deck is done.", &["Globex"]);
+    }
+
+    #[test]
+    fn identifiers_paths_branches_services_and_list_items() {
+        // A directory keeps its trailing slash; relative Windows paths; a drive folder whose
+        // name holds a space.
+        check("copy the photos to /srv/media/ tonight", &["/srv/media/"]);
+        check("run ..\\tools\\build.bat first", &["..\\tools\\build.bat"]);
+        check(
+            "Install it in D:\\Game Files\\Steam\\steam.exe, then ping nas.lan.",
+            &["D:\\Game Files\\Steam\\steam.exe", "nas.lan"],
+        );
+        check("Open C:\\Temp and wait", &["C:\\Temp"]);
+        // Git branches by their conventional kind; services by the kind of program.
+        check(
+            "git switch bugfix/null-deref before lunch",
+            &["bugfix/null-deref"],
+        );
+        check("tag release/4.1 tonight", &["release/4.1"]);
+        check(
+            "restart orders-worker, not the co-worker",
+            &["orders-worker"],
+        );
+        check("a well-known follow-up", &[]);
+        // A task-list checkbox opens its item; weekdays in the plural.
+        check("- [x] Email Dana the draft\n- [ ] Reduce costs", &["Dana"]);
+        check("Heathrow closes on Mondays.", &["Heathrow"]);
+        check("Sunny Patel paid. Sunny day today", &["Sunny Patel"]);
+        // An Indic virama or nukta is part of its word, not a break inside it.
+        check("Met अमित शर्मा in Delhi", &["Delhi"]);
+    }
+
+    #[test]
+    fn identifiers_possessives_titles_and_particles() {
+        check("Dinner at Nando's or Wagamama?", &["Nando's", "Wagamama"]);
+        check("Lunch at Nando's with Priya's team", &["Nando's", "Priya"]);
+        check("Meet at Luigi's Pizza", &["Luigi's Pizza"]);
+        check("Priya's Berlin trip", &["Priya", "Berlin"]);
+        check("Coffee at Dunkin' first", &["Dunkin'"]);
+        check(
+            "Watch The Return of the King in Leeds",
+            &["The Return of the King", "Leeds"],
+        );
+        check(
+            "Visit Bourg-en-Bresse and Den Haag",
+            &["Bourg-en-Bresse", "Den Haag"],
+        );
+        check(
+            "May Chen and June Park joined in May.",
+            &["May Chen", "June Park"],
+        );
+        check("Is it on Apple TV+ or Disney+?", &["Apple TV+", "Disney+"]);
+        check(
+            "Hope Lange's script. Will Priya join?",
+            &["Hope Lange", "Priya"],
+        );
+        check("FWIW the COI came.", &[]);
+    }
+
+    #[test]
+    fn identifiers_given_names_that_are_words_and_shop_possessives() {
+        check("Mark Ellison called back", &["Mark Ellison"]);
+        check("Will Sarah join?", &["Sarah"]);
+        check("Will, the cab is here", &["Will"]);
+        check("Hope said hi to Zed", &["Hope", "Zed"]);
+        check("Hope you are well", &[]);
+        check("Did you read May's notes?", &["May"]);
+        check("Bring a Wendy's burger", &["Wendy's"]);
+        check("Maria's birthday is soon", &["Maria"]);
+        check("shop\tFred's\t12.00", &["Fred's"]);
+    }
+
+    #[test]
+    fn identifiers_words_of_other_languages_and_titles_after_names() {
+        // Openers, weekdays and honorifics looked up in any script.
+        check("Кто в пятницу дежурит? Иван Петров", &["Иван Петров"]);
+        check("Ο Νίκος από τη Θεσσαλονίκη", &["Νίκος", "Θεσσαλονίκη"]);
+        check("Mañana tengo cita con la Dra. Gómez", &["Gómez"]);
+        check(
+            "Ich habe am Montag einen Termin bei Frau Becker",
+            &["Becker"],
+        );
+        check("Mehmet Bey, Turkcell sözleşmesi", &["Mehmet", "Turkcell"]);
+        check("Tanaka-san asked for the forecast", &["Tanaka"]);
+        // A title after a name in text without spaces or case.
+        check("来週の金曜日に田中さんと会う", &["田中"]);
+        check("김민준 팀장님한테 회의록 보내줘", &["김민준"]);
+        check("박지은 선생님이 알림장에", &["박지은"]);
+        // A word before its position is read by chars, never split inside one.
+        check("déjà vu: ask May if Réunion à May", &["May", "Réunion"]);
+    }
+
+    #[test]
+    fn identifiers_given_names_months_and_titles() {
+        check(
+            "Will is OOO until Monday, so ask May if it works",
+            &["Will", "May"],
+        );
+        check("April said the party starts at 7", &["April"]);
+        check("Hi Art, the CFO approved it.", &["Art"]);
+        check("Did Mark get the slides?", &[]);
+        check("Summer camp forms are due", &[]);
+        check("June is booked solid", &[]);
+        check("See you in May. Due May 5.", &[]);
+        check(
+            "Harry Potter and the Philosopher's Stone, with Anna and the kids",
+            &["Harry Potter and the Philosopher's Stone", "Anna"],
+        );
+        check("Sam and the Acme team", &["Sam", "Acme"]);
+        check(
+            "The Lord of the Rings or A Tale of Two Cities? The Bank of America rep asked.",
+            &[
+                "The Lord of the Rings",
+                "A Tale of Two Cities",
+                "Bank of America",
+            ],
+        );
+        check(
+            "Ben & Jerry's Half Baked, and Mike Chen's car",
+            &["Ben & Jerry's", "Half Baked", "Mike Chen"],
+        );
+        check(
+            "Boston Children's Hospital",
+            &["Boston Children's Hospital"],
+        );
+    }
+
+    #[test]
+    fn identifiers_markdown_logs_and_emoji() {
+        check(
+            "| Vendor | Hosts |\n|---|---|\n| Datadog | 120 |\n| Bill | 3 |",
+            &["Datadog", "Bill"],
+        );
+        check("## Characters\n- Elizabeth Bennet", &["Elizabeth Bennet"]);
+        check(
+            "WARN host=pay-gw-03.eu.acme.internal order=ORD-88213 attempt=3",
+            &["pay-gw-03.eu.acme.internal", "ORD-88213"],
+        );
+        check(":rotating_light: paged @lena :+1:", &["@lena"]);
+    }
+
+    #[test]
+    fn identifiers_paths_addresses_and_grouped_numbers() {
+        // CSV cells, JSON keys, a folder's trailing backslash, a department.
+        check("db-07,10.1.2.3\n", &["db-07", "10.1.2.3"]);
+        check("paid 1,250,000 to ACC-12", &["ACC-12"]);
+        check("{\"owner\": \"Ravi Das\"}", &["Ravi Das"]);
+        check("Is D:\\Music\\Live\\ gone?", &["D:\\Music\\Live\\"]);
+        check("Ask IT and HR about Zorbix", &["Zorbix"]);
+        check(
+            "See C:\\Temp\\a.txt and \\\\nas\\docs",
+            &["C:\\Temp\\a.txt", "\\\\nas\\docs"],
+        );
+        check("Run ../bin/sync.sh", &["../bin/sync.sh"]);
+        check("at main (/srv/app.js:3:9)", &["/srv/app.js"]);
+        check("Ping ::1 and 64:ff9b::1", &["::1", "64:ff9b::1"]);
+        check(
+            "IBAN GB82 WEST 1234 5698 7654 32 ok",
+            &["GB82 WEST 1234 5698 7654 32"],
+        );
+        check(
+            "card 4111 1111 1111 1111, years 2021 2022 2023",
+            &["4111 1111 1111 1111"],
+        );
+        check(
+            "ssh root@10.1.2.3 then git checkout fix/OPS-12",
+            &["root@10.1.2.3", "fix/OPS-12"],
+        );
+        check("2024-05-01T10:00:00Z INFO console.log(x) Retry(3)", &[]);
+        check(
+            "Call 佐藤さん in 大阪 about 김지은",
+            &["佐藤", "大阪", "김지은"],
+        );
+        check("明天和王小明开会", &[]);
+        check("ありがとう Tom", &["Tom"]);
+    }
+
+    #[test]
+    fn identifiers_names_with_numbers() {
+        check("Is Artemis II delayed?", &["Artemis II"]);
+        check("My iPhone 15 Pro is broken.", &["iPhone 15 Pro"]);
+        check("We met Sarah 3 times.", &["Sarah"]);
+        check("Acme Corp 2023 results", &["Acme Corp"]);
+        check("Ticket 4512 is open", &["4512"]);
+    }
+
+    #[test]
+    fn identifiers_dedupe_case_insensitively() {
+        check("Acme Corp, acme corp and ACME CORP.", &["Acme Corp"]);
+        check("Berlin and \"Berlin\"", &["Berlin"]);
+    }
+
+    #[test]
+    fn identifiers_edge_inputs_do_not_panic() {
+        for text in [
+            "",
+            " ",
+            "'",
+            "\"",
+            "“",
+            "`",
+            "```",
+            "@",
+            "#",
+            "&",
+            "-",
+            "'s",
+            "’s",
+            "...",
+            "é",
+            "\u{301}",
+            "a'",
+            "'a",
+            "@.",
+            "#-",
+            "x@",
+            "@x@y",
+            "1.2.3.4.5",
+            "a-",
+            "-a",
+            "ÅÄÖ",
+            "İstanbul",
+            "ǅemal",
+            "🎉 Party at Globex 🎉",
+            "日本語のテキスト Tokyo",
+            "\u{0}\u{1}",
+            "a\u{2029}B",
+            "http://",
+            "www.",
+            "https://(((",
+            "ent_",
+            "_",
+            "__init__",
+            "a/b/c",
+            "/",
+            "~/",
+            "10:30",
+            "::",
+            "C++ and C#",
+            "'''''",
+            "\"\"\"\"",
+            "‘’‘’",
+            "«»",
+            "O'",
+            "O'B",
+            "Mc",
+            "& Co",
+            "of Bank",
+            "Bank of",
+            "#Ω",
+            "@é",
+            "İİİ'S",
+            "ß-ẞ",
+            "x'ẞ's",
+        ] {
+            let out = ids(text);
+            assert!(out.len() <= MAX_IDENTIFIERS);
+        }
+    }
+
+    #[test]
+    fn identifiers_cut_to_the_cap_are_trimmed() {
+        // Found by tests/prop_identifiers.rs: the 200-char cut fell on the space in a name.
+        let text = format!("A{}Aaaa NASA", "b".repeat(194));
+        let id = &ids(&text)[0];
+        assert_eq!(id.as_str(), &text[..199]);
+    }
+
+    #[test]
+    fn identifiers_output_is_capped() {
+        let text: String = (0..500).map(|i| format!("INV-{i:05} ")).collect();
+        assert_eq!(ids(&text).len(), MAX_IDENTIFIERS);
+        let long = format!(
+            "\"{}\" https://example.com/{}",
+            "y".repeat(150),
+            "z".repeat(500)
+        );
+        for id in ids(&long) {
+            assert!(id.chars().count() <= MAX_IDENTIFIER_CHARS);
+        }
+    }
+}
