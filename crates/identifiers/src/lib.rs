@@ -810,7 +810,9 @@ impl<'a> Scanner<'a> {
     /// If a URL starts at `i` (char index `ci`), returns the position (and char index)
     /// just after it.
     fn try_url(&self, i: usize, ci: usize, c: char) -> Option<(usize, usize)> {
-        if !matches!(c, 'h' | 'H' | 'w' | 'W' | 'f' | 'F') || self.prev(i).is_some_and(is_wordish) {
+        if !matches!(c, 'h' | 'H' | 'w' | 'W' | 'f' | 'F' | 's' | 'S' | 'g' | 'G')
+            || self.prev(i).is_some_and(is_wordish)
+        {
             return None;
         }
         let (prefix_len, len) = shapes::url_candidate(self.text.get(i..)?)?;
@@ -1621,7 +1623,10 @@ impl<'a> Scanner<'a> {
             .unwrap_or(rest.len());
         let after = &rest[word_end..];
         let next = after.strip_prefix(' ').unwrap_or("");
-        next.starts_with(char::is_uppercase) || next.starts_with("of ")
+        // "Vector Institute and the University of Toronto": two institutions, not a title.
+        let institution = |w: &str| lookup(w) & (F_COMMON | F_GIVEN) == F_COMMON;
+        !institution(&rest[..word_end])
+            && (next.starts_with(char::is_uppercase) || next.starts_with("of "))
     }
 
     /// Whether a capitalised word follows position `p` after one space.
@@ -1848,7 +1853,7 @@ impl<'a> Scanner<'a> {
                     if w.has(F_GIVEN)
                         && matches!(run.get(lo + 1), Some(El::Word(next))
                             if next.kind == Kind::Cap && next.flags == 0
-                                && (self.owns(next) || self.clause_ends_after(next.end))) =>
+                                && (self.owns(next) || self.person_acts_after(next.end, true))) =>
                 {
                     break
                 }
@@ -1991,6 +1996,7 @@ impl<'a> Scanner<'a> {
                 before,
                 "is" | "was"
                     | "be"
+                    | "not"
                     | "due"
                     | "until"
                     | "till"

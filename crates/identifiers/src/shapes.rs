@@ -116,14 +116,16 @@ pub(super) fn is_domain_or_file(w: &str) -> bool {
 pub(super) fn url_candidate(text: &str) -> Option<(usize, usize)> {
     // Its start, a scheme or `www.` in any case: a literal prefix, not a regex, since this runs
     // at every word starting with h, w or f ("with", "from", …).
-    let prefix = ["https://", "http://", "ftp://", "www."]
-        .iter()
-        .find(|p| {
-            text.as_bytes()
-                .get(..p.len())
-                .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
-        })?
-        .len();
+    let prefix = [
+        "https://", "http://", "ftp://", "sftp://", "ssh://", "git://", "s3://", "gs://", "www.",
+    ]
+    .iter()
+    .find(|p| {
+        text.as_bytes()
+            .get(..p.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+    })?
+    .len();
     // The body up to the first space, quote or angle bracket, by `str::find`: as a regex
     // (`[^…]*`) a 1 MiB URL took five times as long in regex-lite's PikeVM.
     let body = text.get(prefix..)?;
