@@ -1640,7 +1640,9 @@ impl<'a> Scanner<'a> {
     fn drop_label(&mut self, start: Option<usize>) {
         if let [El::Word(w)] = self.run.as_slice() {
             let here = start.is_none_or(|s| w.start == s);
-            if w.kind == Kind::Cap && w.sent_init && here && !self.overflow {
+            // "- Rose: data loader", "- Will: eval harness": a given name before a colon
+            // assigns, as an unknown name does not label.
+            if w.kind == Kind::Cap && w.sent_init && here && !self.overflow && !w.has(F_GIVEN) {
                 self.run.clear();
                 self.run_words = 0;
             }
@@ -1949,7 +1951,7 @@ impl<'a> Scanner<'a> {
     /// or a verb of telling or a past tense ("Grant Thompson asked", "Hope said").
     fn clause_ends_after(&self, p: usize) -> bool {
         match self.bytes.get(p) {
-            None | Some(b',' | b'\n' | b'\r' | b'\t' | b'|') => true,
+            None | Some(b',' | b':' | b'\n' | b'\r' | b'\t' | b'|') => true,
             Some(b' ') => {
                 let rest = self.slice(p + 1, self.bytes.len());
                 if rest.starts_with('|') {
