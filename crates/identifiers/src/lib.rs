@@ -1273,6 +1273,36 @@ impl<'a> Scanner<'a> {
             self.cap_word(name, b, lookup(name));
             return;
         }
+        if let Some((name, _)) = w.rsplit_once('-').filter(|(name, suffix)| {
+            matches!(
+                *suffix,
+                "themed"
+                    | "based"
+                    | "style"
+                    | "owned"
+                    | "powered"
+                    | "backed"
+                    | "sponsored"
+                    | "approved"
+                    | "certified"
+                    | "compatible"
+                    | "friendly"
+                    | "related"
+                    | "only"
+                    | "free"
+                    | "like"
+                    | "wide"
+                    | "specific"
+                    | "led"
+                    | "funded"
+                    | "inspired"
+            ) && name.chars().next().is_some_and(char::is_uppercase)
+        }) {
+            // "NASA-themed", "Google-owned", "Berlin-based": the name before an adjective.
+            self.classify_core(name, b);
+            self.flush();
+            return;
+        }
         if shape.numeric > 0 {
             let id = if digits {
                 self.shape(Asked::DigitGroupsId, w, shapes::digit_groups_are_id)
