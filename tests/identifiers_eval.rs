@@ -145,7 +145,7 @@ fn identifier_extraction_chat_tune3_set_f1() {
 /// from the extractor, by the same rules as the tune2 set, and never looked at while tuning.
 /// Its score is the estimate of how the extractor does on chat text it has not seen: F1 0.685
 /// before the chat rules, 0.872 after the first tuning set, 0.887 after the second, 0.896 after
-/// the third, 0.920 after the fourth and fifth.
+/// the third, 0.920 after the fourth and fifth, 0.924 after the sixth and seventh.
 #[test]
 fn identifier_extraction_chat_heldout_set_f1() {
     let f1 = score_file(
@@ -185,29 +185,33 @@ fn identifier_extraction_chat_tune5_set_f1() {
 
 /// A sixth independent author: developers, maintainers and students (issues, repos, CLI output,
 /// configs, papers, lowercase group chats, many scripts), by the same rules.
+/// Untuned F1 0.820; 0.848 after rules of shape and context (s3:// and git:// URLs, a given
+/// name before a colon or a surname and a verb, no "and the" title after an institution).
 #[test]
 fn identifier_extraction_chat_tune6_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune6 set)",
         "identifiers-chat-tune6.jsonl",
     );
-    assert!(f1 >= 0.0, "F1 {f1:.3}");
+    assert!(f1 >= 0.83, "F1 {f1:.3} is below 0.83");
 }
 
 /// A seventh independent author: small businesses and professionals (suppliers, clients,
 /// invoices, orders, WhatsApp-style notes) and families writing in 18 languages, same rules.
+/// Untuned F1 0.827; 0.859 after a name before an adjective suffix ("NASA-themed"), the
+/// honorifics of five more languages and a few openers and generic acronyms.
 #[test]
 fn identifier_extraction_chat_tune7_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune7 set)",
         "identifiers-chat-tune7.jsonl",
     );
-    assert!(f1 >= 0.0, "F1 {f1:.3}");
+    assert!(f1 >= 0.84, "F1 {f1:.3} is below 0.84");
 }
 
 /// A second held-out set (176 rows, half work, half personal, 25 languages), written apart from
 /// the extractor by the same rules and never looked at while tuning: F1 0.807 before the
-/// tune4/tune5 rules, 0.838 after. Harder than the first held-out set (more scripts without
+/// tune4/tune5 rules, 0.838 after, 0.841 after tune6/tune7. Harder than the first held-out set (more scripts without
 /// spaces or case, more lowercase names, more titles), so the two bracket the estimate.
 #[test]
 fn identifier_extraction_chat_heldout2_set_f1() {

@@ -2965,6 +2965,22 @@ mod tests {
             &["pay-gw-03.eu.acme.internal", "ORD-88213"],
         );
         check(":rotating_light: paged @lena :+1:", &["@lena"]);
+        check(
+            "retrying upload to s3://acme-ml/ckpt/step_12000 (attempt 3)",
+            &["s3://acme-ml/ckpt/step_12000"],
+        );
+        check(
+            "sprint:\n- Rose: data loader\n- Will: eval harness\n- Owner: me",
+            &["Rose", "Will"],
+        );
+        check(
+            "a NASA-themed cake from a Berlin-based bakery",
+            &["NASA", "Berlin"],
+        );
+        check(
+            "thanks to the Vector Institute and the University of Toronto",
+            &["Vector Institute", "University of Toronto"],
+        );
     }
 
     #[test]
