@@ -2001,13 +2001,15 @@ impl<'a> Scanner<'a> {
 
     /// The ASCII word (letters and digits) before byte `start` and the spaces before it.
     fn word_before(&self, start: usize) -> &'a str {
-        let head = self.slice(0, start).trim_end_matches(' ');
-        let start = head
-            .char_indices()
-            .rev()
-            .find(|&(_, c)| !c.is_ascii_alphanumeric())
-            .map_or(0, |(i, c)| i + c.len_utf8());
-        &head[start..]
+        // Bytes: an ASCII byte is never part of a multi-byte char, so the span stays on char
+        // boundaries.
+        let head = &self.bytes[..start];
+        let end = head.iter().rposition(|&c| c != b' ').map_or(0, |i| i + 1);
+        let begin = head[..end]
+            .iter()
+            .rposition(|c| !c.is_ascii_alphanumeric())
+            .map_or(0, |i| i + 1);
+        self.slice(begin, end)
     }
 
     /// Whether a month that is also a given name (bytes `start..end`) names a person where it
