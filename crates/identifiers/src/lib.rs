@@ -1598,6 +1598,14 @@ impl<'a> Scanner<'a> {
         if self.title_run {
             return true;
         }
+        // "after Gone with the Wind", "rewatching What We Do in the Shadows": an ordinary word
+        // capitalised inside a sentence opens a title.
+        if let Some(El::Word(w)) = self.run.first() {
+            if w.kind == Kind::Cap && !w.sent_init && w.has(F_COMMON | F_STARTER) && !w.has(F_GIVEN)
+            {
+                return true;
+            }
+        }
         // Most runs hold no "The" at all: a plain loop on length and first byte first.
         let mut has_the = false;
         for e in &self.run {
@@ -1620,7 +1628,7 @@ impl<'a> Scanner<'a> {
     /// "in", "to", "on", "at" after a title word; "a", "an" after such a preposition or "of".
     fn try_title_joiner(&mut self, w: &str) -> bool {
         let article = matches!(w, "a" | "an");
-        if !article && !matches!(w, "in" | "to" | "on" | "at") {
+        if !article && !matches!(w, "in" | "to" | "on" | "at" | "with") {
             return false;
         }
         if self.poss.is_some() || self.overflow || self.run.len() >= MAX_RUN_ELEMENTS {
