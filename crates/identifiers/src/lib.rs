@@ -1265,11 +1265,12 @@ impl<'a> Scanner<'a> {
             return;
         }
         if let Some((name, _)) = w.rsplit_once('-').filter(|(name, title)| {
-            matches!(*title, "san" | "sama" | "kun" | "chan" | "sensei" | "ji")
+            // Not "-ji": Kinkaku-ji is a temple; a Hindi "ji" stands apart ("Sharma ji").
+            matches!(*title, "san" | "sama" | "kun" | "chan" | "sensei")
                 && name.chars().next().is_some_and(char::is_uppercase)
                 && !name.contains('-')
         }) {
-            // "Tanaka-san", "Sharma-ji": a title after the name, as "Dr." before one.
+            // "Tanaka-san", "Sato-sensei": a title after the name, as "Dr." before one.
             self.cap_word(name, b, lookup(name));
             return;
         }
@@ -1338,12 +1339,32 @@ impl<'a> Scanner<'a> {
             }
         } else if is_service_name(w) {
             self.emit_id(b, end);
+        } else if w.split_once('-').is_some_and(|(head, tail)| {
+            head.len() >= 4
+                && head.starts_with(char::is_uppercase)
+                && (1..=4).contains(&tail.len())
+                && tail.bytes().all(|c| c.is_ascii_lowercase())
+                && lookup(head) | lookup(tail) == 0
+        }) {
+            // "Kinkaku-ji", "Seongsu-dong", "Gangnam-gu": a place and its kind; not
+            // "Follow-up", "Check-in" (words the lexicon knows).
+            self.cap_word(w, b, 0);
         } else {
             self.lower(w, b);
         }
     }
 
     fn apostrophe(&mut self, w: &'a str, b: usize) {
+        if ["d'", "d’", "l'", "l’"].iter().any(|p| {
+            w.strip_prefix(p)
+                .is_some_and(|rest| rest.starts_with(char::is_uppercase))
+        }) && matches!(self.run.last(), Some(El::Word(_)))
+        {
+            // "Musée d'Orsay", "Côte d'Ivoire", "Anatomie d'une …": an elided "de"/"le" before
+            // a capital continues the name.
+            self.word(b, b + w.len(), Kind::Cap, 0);
+            return;
+        }
         // "O'Brien", "D'Angelo": capitalised, and every apostrophe is followed by a capital.
         let mut name = w.chars().next().is_some_and(char::is_uppercase);
         let mut after_apos = false;
