@@ -1519,21 +1519,14 @@ impl<'a> Scanner<'a> {
             self.cue_word = None;
             return true;
         }
-        if self.run.is_empty()
-            && matches!(
-                self.word_before(b),
-                "der"
-                    | "die"
-                    | "das"
-                    | "den"
-                    | "dem"
-                    | "ein"
-                    | "eine"
-                    | "einen"
-                    | "einem"
-                    | "einer"
-            )
-        {
+        // Only right after the article: an empty run, or one holding just the article that
+        // opened the sentence ("Die Zahlung").
+        let fresh = match self.run.as_slice() {
+            [] => true,
+            [El::Word(w)] => w.is_dropped_prefix(),
+            _ => false,
+        };
+        if fresh && is_german_article(self.word_before(b)) {
             // "einen Termin", "die Überweisung": German capitalises its nouns; one after an
             // article is a noun unless a name follows it.
             self.sentence_start = true;
@@ -2320,6 +2313,15 @@ fn is_trail_strip(c: char) -> bool {
         c,
         '.' | ':' | '\'' | '’' | '*' | '_' | '-' | '=' | '^' | '\\' | '/' | '~' | '&'
     )
+}
+
+/// "der", "Die", "einen": a German article (German capitalises the nouns after one).
+fn is_german_article(w: &str) -> bool {
+    [
+        "der", "die", "das", "den", "dem", "ein", "eine", "einen", "einem", "einer",
+    ]
+    .iter()
+    .any(|a| w.eq_ignore_ascii_case(a))
 }
 
 /// A capitalised word that reads as a verb form opening a sentence: "Running late",
