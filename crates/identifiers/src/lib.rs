@@ -974,8 +974,10 @@ impl<'a> Scanner<'a> {
             let (base_end, end) = (b + base.len(), b + w.len());
             // Punctuation (or the end) right after the token: "from Trader Joe's?".
             // A tab or the line's end after it (a table cell, a list item) likewise.
+            // An amount right after it ("Trader Joe's $84.20" in an expense list) likewise.
             let at_boundary = trail_punct
-                || !matches!(self.ch(token_end), Some((c, _)) if is_space(c) && c != '\t' && !is_line_break(c));
+                || !matches!(self.ch(token_end), Some((c, _)) if is_space(c) && c != '\t' && !is_line_break(c))
+                || matches!(self.ch(token_end + 1), Some(('$' | '€' | '£' | '¥', _)));
             if at_boundary || self.article_before_run() {
                 // "a Trader Joe's bag", "the Macy's gift card": a person's possessive takes no
                 // article; a shop's name does.
@@ -1102,6 +1104,10 @@ impl<'a> Scanner<'a> {
                 return false;
             }
             if shapes::is_ipv6(w) {
+                self.emit_id(b, end);
+                return false;
+            }
+            if is_colon_id(w) {
                 self.emit_id(b, end);
                 return false;
             }
@@ -2396,6 +2402,24 @@ fn strip_line_or_port(w: &str) -> Option<&str> {
     (!head.contains(':') && head.chars().any(char::is_alphabetic)).then_some(head)
 }
 
+/// Ids written with colons: an AWS ARN (`arn:aws:iam::4815:role/Audit`), a content digest
+/// (`sha256:9f86d0…`), a container image on a registry (`ghcr.io/acme/worker:2.14.1`).
+fn is_colon_id(w: &str) -> bool {
+    let arn = w.starts_with("arn:") && w.matches(':').count() >= 5;
+    let digest = w.split_once(':').is_some_and(|(algo, hex)| {
+        matches!(algo, "sha256" | "sha512" | "sha1" | "md5")
+            && hex.len() >= 32
+            && hex.bytes().all(|c| c.is_ascii_hexdigit())
+    });
+    let image = w.split_once('/').is_some_and(|(registry, path)| {
+        let domain = registry
+            .rsplit_once('.')
+            .is_some_and(|(name, tld)| !name.is_empty() && lookup(tld) & F_TLD != 0);
+        domain && path.contains(':') && !path.ends_with(':')
+    });
+    arn || digest || image
+}
+
 /// `deploy@10.0.3.17`: a login at an address.
 fn is_user_at_ipv4(w: &str) -> bool {
     w.split_once('@').is_some_and(|(user, host)| {
@@ -3010,6 +3034,23 @@ mod tests {
             "a NASA-themed cake from a Berlin-based bakery",
             &["NASA", "Berlin"],
         );
+        check(
+            "bump ghcr.io/acme/worker:2.14.1, digest sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, role arn:aws:iam::4815:role/Audit",
+            &[
+                "ghcr.io/acme/worker:2.14.1",
+                "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                "arn:aws:iam::4815:role/Audit",
+            ],
+        );
+        check(
+            "Expenses: Trader Joe's $84.20, Kevin's lunch",
+            &["Trader Joe's", "Kevin"],
+        );
+        check(
+            "Musée d'Orsay, then Kinkaku-ji and a Follow-up",
+            &["Musée d'Orsay", "Kinkaku-ji"],
+        );
+        check("Die Zahlung ist da, sagt Frau Becker", &["Becker"]);
         check(
             "thanks to the Vector Institute and the University of Toronto",
             &["Vector Institute", "University of Toronto"],
