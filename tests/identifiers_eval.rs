@@ -145,7 +145,8 @@ fn identifier_extraction_chat_tune3_set_f1() {
 /// from the extractor, by the same rules as the tune2 set, and never looked at while tuning.
 /// Its score is the estimate of how the extractor does on chat text it has not seen: F1 0.685
 /// before the chat rules, 0.872 after the first tuning set, 0.887 after the second, 0.896 after
-/// the third, 0.920 after the fourth and fifth, 0.924 after the sixth and seventh.
+/// the third, 0.920 after the fourth and fifth, 0.924 after the sixth and seventh, 0.918 after
+/// the eighth and ninth.
 #[test]
 fn identifier_extraction_chat_heldout_set_f1() {
     let f1 = score_file(
@@ -211,40 +212,47 @@ fn identifier_extraction_chat_tune7_set_f1() {
 
 /// An eighth independent author: media, culture and public life (titles of books, films,
 /// songs and games; teams, bands, museums, news; itineraries; lowercase fan chat), same rules.
+/// Untuned F1 0.794; 0.810 after an ordinary word capitalised inside a sentence opens a title,
+/// an elided d'/l' continues a name, and a place keeps its kind ("Kinkaku-ji"). What is left is
+/// mostly titles made of ordinary words and names typed in lowercase.
 #[test]
 fn identifier_extraction_chat_tune8_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune8 set)",
         "identifiers-chat-tune8.jsonl",
     );
-    assert!(f1 >= 0.0, "F1 {f1:.3}");
+    assert!(f1 >= 0.79, "F1 {f1:.3} is below 0.79");
 }
 
 /// A ninth independent author: operations and admin (helpdesk, SRE notes, cloud ids, finance,
 /// HR, e-mail headers, minutes; colleagues writing in six languages), same rules.
+/// Untuned F1 0.810; 0.845 after ARNs, digests and image references as ids, generic IT
+/// acronyms, German articles opening a sentence, and a shop's possessive before an amount.
 #[test]
 fn identifier_extraction_chat_tune9_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune9 set)",
         "identifiers-chat-tune9.jsonl",
     );
-    assert!(f1 >= 0.0, "F1 {f1:.3}");
+    assert!(f1 >= 0.83, "F1 {f1:.3} is below 0.83");
 }
 
 /// A third held-out set (220 rows: a cross-section of personal, work and study messages, a
-/// quarter in other languages), written apart from the extractor and never looked at.
+/// quarter in other languages), written apart from the extractor: F1 0.826 when it arrived
+/// (after the tune7 rules), 0.827 after tune8/tune9. Some of its misses were printed once,
+/// mixed with tune9's, while tuning (12:2x UTC, 2026-12-02); no rule was written from them.
 #[test]
 fn identifier_extraction_chat_heldout3_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat held-out set 3)",
         "identifiers-chat-heldout3.jsonl",
     );
-    assert!(f1 >= 0.0, "F1 {f1:.3}");
+    assert!(f1 >= 0.8, "F1 {f1:.3} is below 0.8");
 }
 
 /// A second held-out set (176 rows, half work, half personal, 25 languages), written apart from
 /// the extractor by the same rules and never looked at while tuning: F1 0.807 before the
-/// tune4/tune5 rules, 0.838 after, 0.841 after tune6/tune7. Harder than the first held-out set (more scripts without
+/// tune4/tune5 rules, 0.838 after, 0.841 after tune6/tune7 and after tune8/tune9. Harder than the first held-out set (more scripts without
 /// spaces or case, more lowercase names, more titles), so the two bracket the estimate.
 #[test]
 fn identifier_extraction_chat_heldout2_set_f1() {
