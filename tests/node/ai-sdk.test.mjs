@@ -4,12 +4,12 @@
 // Neotoma-shaped server (tests/server/). In Node (generateText, streamText, the README route), in
 // workerd (the README route as a Worker bundled with rolldown, run by Miniflare 3), in headless
 // Chromium (a page bundled with rolldown, on the embedded store), and from the `npm pack` tarball
-// installed into tests/packaging/ai-sdk/ (with ai from the npm cache, offline).
+// installed into tests/packaging/ai-sdk/ (offline, beside the repo's pinned ai).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -755,21 +755,33 @@ test('in Chromium: a page bundling the AI SDK and the middleware (the embedded s
   }
 });
 
-test('the packed tarball, installed into tests/packaging/ai-sdk with ai from the npm cache: the README route in Node', { timeout: 180_000 }, async () => {
+test('the packed tarball, installed into tests/packaging/ai-sdk beside the pinned ai: the README route in Node', { timeout: 180_000 }, async () => {
   const ws = await makeWorkspace('neotoma-ai-sdk-');
   try {
     const tarball = await packTarball(ws);
     const dir = path.join(ws.dir, 'ai-sdk');
     await cp(FIXTURE_DIR, dir, { recursive: true });
-    // the fixture's own dependencies (ai, @ai-sdk/openai-compatible) come from the machine's npm
-    // cache (npm ci filled it), offline: tests reach no registry
+    // The tarball is installed offline: tests reach no registry. The fixture's own dependencies
+    // (ai, @ai-sdk/openai-compatible, at the versions its package.json pins) are the repo's
+    // installed copies, linked in: an offline `npm install` of them needs their registry
+    // metadata, which `npm ci` does not put in the npm cache (a fresh machine has none).
+    const fixture = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
+    const linked = fixture.dependencies;
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ ...fixture, dependencies: {} }, null, 2));
     const cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
     const install = await run('npm', ['install', tarball, '--offline', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts'], {
       cwd: dir,
       env: { ...process.env, npm_config_cache: cache, npm_config_update_notifier: 'false', npm_config_loglevel: 'error' },
       timeoutMs: 120_000,
     });
-    assert.equal(install.code, 0, describeRun('npm install (offline; `npm ci` in the repo fills the npm cache it reads)', install));
+    assert.equal(install.code, 0, describeRun('npm install (offline, the packed tarball)', install));
+    for (const [name, version] of Object.entries(linked)) {
+      const source = path.join(REPO_DIR, 'node_modules', name);
+      const { version: have } = JSON.parse(await readFile(path.join(source, 'package.json'), 'utf8'));
+      assert.equal(have, version, `the repo's ${name} is the fixture's pinned version`);
+      await mkdir(path.dirname(path.join(dir, 'node_modules', name)), { recursive: true });
+      await symlink(source, path.join(dir, 'node_modules', name), 'dir');
+    }
     const installed = JSON.parse(await readFile(path.join(dir, 'node_modules', 'neotoma-agent-wasm', 'package.json'), 'utf8'));
     assert.deepEqual(installed.exports['./ai-sdk'], { types: './ai-sdk.d.ts', default: './ai-sdk.mjs' });
     assert.deepEqual(installed.peerDependenciesMeta, { ai: { optional: true } });
