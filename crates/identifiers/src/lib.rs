@@ -603,7 +603,19 @@ impl<'a> Scanner<'a> {
     /// 씨랑" (김민준), "佐藤様". The name is the run of Han, Katakana or Hangul right before the
     /// title (Hiragana spells grammar). Emits each and returns whether there was one.
     fn titled_caseless_names(&mut self, w: &str, b: usize) -> bool {
-        const TITLES: [&str; 7] = ["さん", "さま", "様", "先生", "ちゃん", "くん", "氏"];
+        const TITLES: [&str; 11] = [
+            "さん",
+            "さま",
+            "様",
+            "先生",
+            "ちゃん",
+            "くん",
+            "氏",
+            "女士",
+            "老师",
+            "小姐",
+            "经理",
+        ];
         let name_char = |c: char| {
             ('\u{4e00}'..='\u{9fff}').contains(&c)
                 || ('\u{30a0}'..='\u{30ff}').contains(&c)
@@ -624,8 +636,38 @@ impl<'a> Scanner<'a> {
             self.emit_id(b, b + w.len());
             return true;
         }
+        // "राहुल जी": a Hindi title is the next word.
+        if ('\u{0900}'..='\u{097f}').contains(&w.chars().next().unwrap_or(' '))
+            && self.slice(b + w.len(), self.bytes.len()).starts_with(" जी")
+        {
+            self.emit_id(b, b + w.len());
+            return true;
+        }
+        // "คุณวิภา", "กับคุณสมชาย": a Thai title is written onto the name it precedes.
+        if let Some(at) = w.find("คุณ") {
+            let name = &w[at + "คุณ".len()..];
+            if (2..=12).contains(&name.chars().count()) {
+                self.emit_id(b + at + "คุณ".len(), b + w.len());
+                return true;
+            }
+        }
+        // "الدكتور أحمد منصور", "يا أحمد": an Arabic title or call before one or two words.
+        let words = match w {
+            "يا" => 1,
+            "الدكتور" | "الدكتورة" | "السيد" | "السيدة" | "الأستاذ" | "الأستاذة" | "المهندس" => {
+                2
+            }
+            _ => 0,
+        };
+        if words > 0 {
+            if let Some((start, end)) = self.arabic_words_after(b + w.len(), words) {
+                self.emit_id(start, end);
+            }
+            self.other();
+            return true;
+        }
         // Most words hold no title: one pass for the titles' first chars.
-        if !w.contains(['さ', '様', '先', 'ち', 'く', '氏']) {
+        if !w.contains(['さ', '様', '先', 'ち', 'く', '氏', '女', '老', '小', '经']) {
             return false;
         }
         let mut found = false;
@@ -646,6 +688,39 @@ impl<'a> Scanner<'a> {
             }
         }
         found
+    }
+
+    /// Up to `most` Arabic words right after byte `p` (one space before each), stopping at a
+    /// preposition or particle ("في", "من"…) and at punctuation: the span, if any.
+    fn arabic_words_after(&self, p: usize, most: usize) -> Option<(usize, usize)> {
+        const STOP: [&str; 10] = [
+            "في",
+            "من",
+            "إلى",
+            "على",
+            "عن",
+            "مع",
+            "يوم",
+            "الساعة",
+            "و",
+            "هل",
+        ];
+        let arabic = |c: char| ('\u{0620}'..='\u{064a}').contains(&c);
+        let (mut end, mut taken) = (p, 0);
+        while taken < most {
+            let rest = self.slice(end, self.bytes.len());
+            let Some(word) = rest.strip_prefix(' ') else {
+                break;
+            };
+            let len = word.find(|c: char| !arabic(c)).unwrap_or(word.len());
+            let w = &word[..len];
+            if w.is_empty() || STOP.contains(&w) {
+                break;
+            }
+            end += 1 + len;
+            taken += 1;
+        }
+        (taken > 0).then_some((p + 1, end))
     }
 
     fn caseless_name(&self, w: &str, b: usize) -> Option<usize> {
@@ -686,7 +761,7 @@ impl<'a> Scanner<'a> {
             p += len;
         }
         let caseless = |c: char| c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase();
-        let latin = |c: char| c.is_ascii_alphanumeric();
+        let latin = |c: char| c.is_ascii_alphabetic();
         let among_latin = before.is_some_and(latin) || after.is_some_and(latin);
         (among_latin && !before.is_some_and(caseless) && !after.is_some_and(caseless))
             .then_some(name.len())
@@ -2971,6 +3046,11 @@ mod tests {
         check("来週の金曜日に田中さんと会う", &["田中"]);
         check("김민준 팀장님한테 회의록 보내줘", &["김민준"]);
         check("박지은 선생님이 알림장에", &["박지은"]);
+        check("王女士明天来", &["王"]);
+        check("คุณวิภา ส่งใบแจ้งหนี้", &["วิภา"]);
+        check("राहुल जी, कॉल 4 बजे है", &["राहुल"]);
+        check("موعد مع الدكتور أحمد منصور في دبي", &["أحمد منصور"]);
+        check("يا أحمد، هل أرسلت العقد", &["أحمد"]);
         // A word before its position is read by chars, never split inside one.
         check("déjà vu: ask May if Réunion à May", &["May", "Réunion"]);
     }
