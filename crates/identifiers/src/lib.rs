@@ -644,7 +644,8 @@ impl<'a> Scanner<'a> {
             return true;
         }
         // "คุณวิภา", "กับคุณสมชาย": a Thai title is written onto the name it precedes.
-        if let Some(at) = w.find("คุณ") {
+        let thai = w.starts_with(|c| ('\u{0e00}'..='\u{0e7f}').contains(&c));
+        if let Some(at) = thai.then(|| w.find("คุณ")).flatten() {
             let name = &w[at + "คุณ".len()..];
             if (2..=12).contains(&name.chars().count()) {
                 self.emit_id(b + at + "คุณ".len(), b + w.len());
