@@ -113,19 +113,16 @@ pub(super) const MAX_LOOKUP_BYTES: usize = 32;
 /// The flags of a word, compared case-insensitively, 0 when it is in no list. The word is
 /// lowercased into a buffer on the stack, so a lookup allocates nothing; ASCII is lowercased
 /// byte by byte, other letters ("Кто", "Τρίτη", "Mañana") by `char::to_lowercase`.
-pub(super) fn flags_of(word: &[u8]) -> u32 {
+pub(super) fn lookup(word: &str) -> u32 {
     let mut buf = [0u8; MAX_LOOKUP_BYTES];
     let Some(lower) = buf.get_mut(..word.len()) else {
         return 0;
     };
     if word.is_ascii() {
-        lower.copy_from_slice(word);
+        lower.copy_from_slice(word.as_bytes());
         lower.make_ascii_lowercase();
         return FLAGS.get(&*lower).copied().unwrap_or(0);
     }
-    let Ok(word) = std::str::from_utf8(word) else {
-        return 0;
-    };
     let mut len = 0;
     for c in word.chars().flat_map(char::to_lowercase) {
         let Some(slot) = buf.get_mut(len..len + c.len_utf8()) else {

@@ -794,7 +794,9 @@ impl<'a> Scanner<'a> {
         }
         match kind {
             // An apostrophe only opens a quote when it does not sit inside a word.
-            2 | 3 if self.prev(i).is_some_and(is_wordish) || !is_alphanumeric(next) => return None,
+            2 | 3 if self.prev(i).is_some_and(is_wordish) || !next.is_alphanumeric() => {
+                return None
+            }
             // "``" / "```": code fences and doubled backticks are not quotes.
             4 if next == '`' => return None,
             _ => {}
@@ -2304,16 +2306,6 @@ fn is_line_break(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{2029}')
 }
 
-/// `char::is_alphanumeric`, without a call for ASCII.
-#[inline(always)]
-fn is_alphanumeric(c: char) -> bool {
-    if c.is_ascii() {
-        c.is_ascii_alphanumeric()
-    } else {
-        c.is_alphanumeric()
-    }
-}
-
 #[inline(always)]
 fn is_wordish(c: char) -> bool {
     // ASCII first: no CJK or mark range to test, and no call into the Unicode tables.
@@ -2554,28 +2546,10 @@ fn strip_possessive(w: &str) -> (&str, bool) {
     } else {
         return (w, false);
     };
-    let Some(base) = w.get(..w.len() - cut) else {
-        return (w, false);
-    };
-    // The char before the apostrophe: a byte when ASCII (the usual case), else decoded.
-    let wordish = match base.as_bytes().last() {
-        Some(&b) if b < 0x80 => b.is_ascii_alphanumeric(),
-        Some(_) => base.chars().next_back().is_some_and(is_wordish),
-        None => false,
-    };
-    if wordish {
-        (base, true)
-    } else {
-        (w, false)
+    match w.get(..w.len() - cut) {
+        Some(base) if base.chars().next_back().is_some_and(is_wordish) => (base, true),
+        _ => (w, false),
     }
-}
-
-/// The lexicon flags of a word (case-insensitive), 0 when it is not listed.
-fn lookup(w: &str) -> u32 {
-    if w.len() > MAX_LOOKUP_BYTES {
-        return 0;
-    }
-    flags_of(w.as_bytes())
 }
 
 fn is_path(w: &str) -> bool {
