@@ -1348,45 +1348,29 @@ impl<'a> Scanner<'a> {
             self.emit_id(b, end);
             return;
         }
-        if let Some((name, _)) = w.rsplit_once('-').filter(|(name, title)| {
-            // Not "-ji": Kinkaku-ji is a temple; a Hindi "ji" stands apart ("Sharma ji").
-            matches!(*title, "san" | "sama" | "kun" | "chan" | "sensei")
-                && name.chars().next().is_some_and(char::is_uppercase)
-                && !name.contains('-')
-        }) {
-            // "Tanaka-san", "Sato-sensei": a title after the name, as "Dr." before one.
-            self.cap_word(name, b, lookup(name));
-            return;
-        }
-        if let Some((name, _)) = w.rsplit_once('-').filter(|(name, suffix)| {
-            matches!(
-                *suffix,
-                "themed"
-                    | "based"
-                    | "style"
-                    | "owned"
-                    | "powered"
-                    | "backed"
-                    | "sponsored"
-                    | "approved"
-                    | "certified"
-                    | "compatible"
-                    | "friendly"
-                    | "related"
-                    | "only"
-                    | "free"
-                    | "like"
-                    | "wide"
-                    | "specific"
-                    | "led"
-                    | "funded"
-                    | "inspired"
-            ) && name.chars().next().is_some_and(char::is_uppercase)
-        }) {
+        // A capitalised name and a lowercase word after its last hyphen.
+        let named = w
+            .rsplit_once('-')
+            .filter(|(name, _)| name.starts_with(char::is_uppercase));
+        match named {
+            // "Tanaka-san", "Sato-sensei": a title after the name, as "Dr." before one. Not
+            // "-ji": Kinkaku-ji is a temple; a Hindi "ji" stands apart ("Sharma ji").
+            Some((name, "san" | "sama" | "kun" | "chan" | "sensei")) if !name.contains('-') => {
+                self.cap_word(name, b, lookup(name));
+                return;
+            }
             // "NASA-themed", "Google-owned", "Berlin-based": the name before an adjective.
-            self.classify_core(name, b);
-            self.flush();
-            return;
+            Some((
+                name,
+                "themed" | "based" | "style" | "owned" | "powered" | "backed" | "sponsored"
+                | "approved" | "certified" | "compatible" | "friendly" | "related" | "only"
+                | "free" | "like" | "wide" | "specific" | "led" | "funded" | "inspired",
+            )) => {
+                self.classify_core(name, b);
+                self.flush();
+                return;
+            }
+            _ => {}
         }
         if shape.numeric > 0 {
             let id = if digits {
