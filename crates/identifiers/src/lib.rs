@@ -597,8 +597,6 @@ impl<'a> Scanner<'a> {
         enough.then_some(end)
     }
 
-    /// A word of a script without case set among Latin words (see `alnum`): the length of
-    /// the name, a Japanese or Korean honorific after it removed ("田中さん").
     /// Names a title follows in text without case or spaces: "田中さんと京都で" (田中), "김민준
     /// 씨랑" (김민준), "佐藤様". The name is the run of Han, Katakana or Hangul right before the
     /// title (Hiragana spells grammar). Emits each and returns whether there was one.
@@ -724,6 +722,8 @@ impl<'a> Scanner<'a> {
         (taken > 0).then_some((p + 1, end))
     }
 
+    /// A word of a script without case set among Latin words (see `alnum`): the length of
+    /// the name, a Japanese or Korean honorific after it removed ("田中さん").
     fn caseless_name(&self, w: &str, b: usize) -> Option<usize> {
         const HONORIFICS: [&str; 8] = ["さん", "さま", "様", "先生", "ちゃん", "くん", "씨", "님"];
         let honorific_end = matches!(
