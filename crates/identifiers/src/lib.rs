@@ -59,6 +59,9 @@ const MAX_SEEN_SPELLINGS: usize = 256;
 /// At most this many answers of the regex shapes are remembered (see `Scanner::shape_answers`).
 const MAX_SHAPE_ANSWERS: usize = 256;
 
+/// A possessive `'s`, with either apostrophe, in either case.
+const POSSESSIVES: [&str; 4] = ["'s", "’s", "'S", "’S"];
+
 /// Extracts the concrete identifiers a message names, in order of first appearance.
 ///
 /// Spans are returned exactly as written (quotes, honorifics and a possessive `'s` removed),
@@ -2031,40 +2034,31 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Whether the run opens right after a lowercase article ("a", "an", "the").
+    /// Whether the run opens right after a lowercase article ("a", "an", "the") and one space.
     fn article_before_run(&self) -> bool {
-        let start = match self.run.first() {
-            Some(El::Word(w)) => w.start,
-            _ => return false,
-        };
-        // Bytes, and only the few before the run: this is asked at every possessive.
-        let Some(head) = start
-            .checked_sub(1)
-            .filter(|&p| self.bytes.get(p) == Some(&b' '))
-            .and_then(|p| self.bytes.get(..p))
-        else {
+        let Some(El::Word(w)) = self.run.first() else {
             return false;
         };
-        let word = |a: &[u8]| {
-            let Some(at) = head.len().checked_sub(a.len()) else {
-                return false;
-            };
-            head.get(at..) == Some(a) && (at == 0 || head.get(at - 1) == Some(&b' '))
-        };
-        match head.last() {
-            Some(b'a') => word(b"a"),
-            Some(b'n') => word(b"an"),
-            Some(b'e') => word(b"the"),
-            _ => false,
-        }
+        w.start >= 2
+            && self.bytes[w.start - 1] == b' '
+            && self.bytes[w.start - 2] != b' '
+            && matches!(self.word_before(w.start), "a" | "an" | "the")
     }
 
     /// Whether a possessive `'s` starts at byte `p`.
     fn possessive_at(&self, p: usize) -> bool {
         let after = self.slice(p, self.bytes.len());
-        ["'s", "’s", "'S", "’S"]
-            .iter()
-            .any(|s| after.starts_with(s))
+        POSSESSIVES.iter().any(|s| after.starts_with(s))
+    }
+
+    /// What follows the space at byte `p`, and the lowercase ASCII word it opens ("" when it
+    /// opens none).
+    fn next_word(&self, p: usize) -> (&'a str, &'a str) {
+        let rest = self.slice(p + 1, self.bytes.len());
+        let len = rest
+            .find(|c: char| !c.is_ascii_lowercase())
+            .unwrap_or(rest.len());
+        (rest, &rest[..len])
     }
 
     /// Whether the clause ends right after byte `p`: a comma, the line's or the text's end,
@@ -2073,14 +2067,11 @@ impl<'a> Scanner<'a> {
         match self.bytes.get(p) {
             None | Some(b',' | b':' | b'\n' | b'\r' | b'\t' | b'|') => true,
             Some(b' ') => {
-                let rest = self.slice(p + 1, self.bytes.len());
+                let (rest, word) = self.next_word(p);
                 if rest.starts_with('|') {
                     // "| Bill | Kindle |": a table cell ends there.
                     return true;
                 }
-                let word = &rest[..rest
-                    .find(|c: char| !c.is_ascii_lowercase())
-                    .unwrap_or(rest.len())];
                 // "need", "seed": not a past tense.
                 (word.len() >= 4 && word.ends_with("ed") && !word.ends_with("eed"))
                     || matches!(word, "said" | "says" | "told" | "sent" | "wrote" | "paid")
@@ -2159,13 +2150,10 @@ impl<'a> Scanner<'a> {
         if self.clause_ends_after(p) {
             return true;
         }
-        let rest = self.slice(p, self.bytes.len());
-        let Some(rest) = rest.strip_prefix(' ') else {
+        if self.bytes.get(p) != Some(&b' ') {
             return false;
-        };
-        let word = &rest[..rest
-            .find(|c: char| !c.is_ascii_lowercase())
-            .unwrap_or(rest.len())];
+        }
+        let (rest, word) = self.next_word(p);
         let list = rest.starts_with(['+', '&']) || matches!(word, "and" | "or");
         // "June is booked solid": a month is, a month has.
         let state = matches!(word, "is" | "was" | "has" | "had");
@@ -2189,13 +2177,8 @@ impl<'a> Scanner<'a> {
 
     /// Whether a word carries a possessive `'s` (kept in it, or right after it).
     fn owns(&self, w: &Word) -> bool {
-        let (word, after) = (
-            self.slice(w.start, w.end),
-            self.slice(w.end, self.bytes.len()),
-        );
-        ["'s", "’s", "'S", "’S"]
-            .iter()
-            .any(|p| word.ends_with(p) || after.starts_with(p))
+        let word = self.slice(w.start, w.end);
+        POSSESSIVES.iter().any(|p| word.ends_with(p)) || self.possessive_at(w.end)
     }
 
     fn push_span(&mut self, start: usize, end: usize) {
