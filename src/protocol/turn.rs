@@ -676,17 +676,18 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
 
     /// Retrieval, then the user message in one store.
     pub async fn open_turn(&self, input: &OpenTurnInput) -> Result<OpenTurnResult, Error> {
-        let (_, turn_number, retrieved, write) = self.user_write_after_retrieval(input).await?;
+        let (turn_number, retrieved, write) = self.user_write_after_retrieval(input).await?;
         self.store_user_message(input, write, turn_number, retrieved, false)
             .await
     }
 
     /// A turn's first steps, for `open_turn` and `turn`: its input checked and its id and number
-    /// fixed, retrieval, then the user message's write (not sent yet).
+    /// fixed, retrieval, then the user message's write (not sent yet; its `turn_id` is the
+    /// turn's).
     async fn user_write_after_retrieval(
         &self,
         input: &OpenTurnInput,
-    ) -> Result<(String, u32, Vec<RetrievedEntity>, PendingWrite), Error> {
+    ) -> Result<(u32, Vec<RetrievedEntity>, PendingWrite), Error> {
         let (turn_id, turn_number) = self.prepare(
             input.turn_id.clone(),
             input.turn_number,
@@ -695,7 +696,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
         )?;
         let retrieved = self.retrieve(&input.user_message).await?;
         let write = self.user_write(input, &turn_id, turn_number, &retrieved);
-        Ok((turn_id, turn_number, retrieved, write))
+        Ok((turn_number, retrieved, write))
     }
 
     /// The user message's write: its store request, as the outbox would keep it.
@@ -847,8 +848,7 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             user_message,
             extra: None,
         };
-        let (turn_id, turn_number, retrieved, write) =
-            self.user_write_after_retrieval(&input).await?;
+        let (turn_number, retrieved, write) = self.user_write_after_retrieval(&input).await?;
 
         // Overlapped, the callback runs alongside the user message's store, on its own copy of
         // the context; else it waits for the store (and is not called on a replay).
@@ -857,7 +857,8 @@ impl<T: Transport, R: Runtime, S: OutboxStorage> Agent<T, R, S> {
             false => None,
         };
         let overlapped = in_flight.is_some();
-        let early_ctx = overlapped.then(|| self.context(retrieved.clone(), turn_id, turn_number));
+        let early_ctx =
+            overlapped.then(|| self.context(retrieved.clone(), write.turn_id.clone(), turn_number));
         let early_reply = async {
             match &early_ctx {
                 Some(ctx) => Some(self.call_llm(llm, &input.user_message, ctx).await),
