@@ -33,6 +33,10 @@ const MEMORIES_KEPT = 256;
 // Fields the protocol sets on a stored message, never taken from a model's entity.
 const PROTOCOL_FIELDS = ['turn_key', 'conversation_id', 'sender_kind', 'idempotency_key', 'entity_id', 'relationships'];
 
+/** `reason` when it is an Error, else an AbortError saying `message` (its cause: `reason`). */
+function abortError(reason, message) {
+  return reason instanceof Error ? reason : Object.assign(new Error(message), { name: 'AbortError', cause: reason });
+}
 
 /** A Map that forgets its oldest entry past `max`. */
 function boundedSet(map, key, value, max) {
@@ -260,7 +264,7 @@ export function neotomaMiddleware(options) {
     let abortedWith;
     if (signal && typeof signal.addEventListener === 'function') {
       const onAbort = () => {
-        abortedWith = signal.reason instanceof Error ? signal.reason : Object.assign(new Error('the model call was aborted'), { name: 'AbortError', cause: signal.reason });
+        abortedWith = abortError(signal.reason, 'the model call was aborted');
         reply.reject(abortedWith);
       };
       if (signal.aborted) onAbort();
@@ -496,7 +500,7 @@ export function neotomaMiddleware(options) {
       },
       cancel(reason) {
         // Abandoned by the reader (a closed connection, a cancelled request): no reply stored.
-        endReply(reason instanceof Error ? reason : Object.assign(new Error('the reply stream was abandoned'), { name: 'AbortError', cause: reason }));
+        endReply(abortError(reason, 'the reply stream was abandoned'));
         return reader.cancel(reason);
       },
     });
