@@ -387,6 +387,12 @@ export async function startServer({
     req.socket.destroy();
   }
 
+  /** Forgets every hold and lets what they hold go on. */
+  function releaseHolds() {
+    holds.clear();
+    for (const h of [...unreleased]) h.release();
+  }
+
   /** Resolves when the client closes the connection (gives up), the server closes, or after `ms`. */
   function untilClientGone(res, ms) {
     return new Promise((resolve) => {
@@ -598,8 +604,7 @@ export async function startServer({
     clearFaults() {
       failures.clear();
       delays.clear();
-      holds.clear();
-      for (const h of [...unreleased]) h.release();
+      releaseHolds();
       faultPlan = null;
     },
     async close() {
@@ -610,8 +615,7 @@ export async function startServer({
       for (const w of idleWaiters.splice(0)) w();
       for (const w of [...closeWaiters]) w();
       closeWaiters.clear();
-      holds.clear();
-      for (const h of [...unreleased]) h.release();
+      releaseHolds();
       await new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
