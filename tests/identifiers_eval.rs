@@ -367,7 +367,7 @@ const EXTRA_ROWS: &str = r##"
 {"text": "Any emails from noreply@github.com today?", "expected": ["noreply@github.com"]}
 {"text": "Please update the doc at docs.google.com/document/d/1AbC.", "expected": ["docs.google.com/document/d/1AbC"]}
 {"text": "I owe Mike Chen $85 for concert tickets.", "expected": ["Mike Chen"]}
-{"text": "hey can u check if priya replied", "expected": []}
+{"text": "hey can u check if priya replied", "expected": ["priya"]}
 {"text": "Groceries: milk, eggs, Kerrygold butter.", "expected": ["Kerrygold"]}
 {"text": "Need the W-9 from Acme Holdings LLC.", "expected": ["W-9", "Acme Holdings LLC"]}
 {"text": "Dinner at Nando's with Chloe 🎉", "expected": ["Nando's", "Chloe"]}

@@ -41,6 +41,8 @@ const LEXICON: &str = include_str!("lexicon.txt");
 const TLDS: &str = include_str!("tlds.txt");
 /// File extensions, whitespace-separated.
 const FILE_EXTS: &str = include_str!("file-exts.txt");
+/// Names that stand without a capital or in a script without case, whitespace-separated.
+const NAMES: &str = include_str!("names.txt");
 
 /// The words of a list file: its lines without `#` comments.
 fn lines(list: &'static str) -> impl Iterator<Item = &'static str> {
@@ -58,10 +60,14 @@ pub(super) fn lexicon() -> impl Iterator<Item = (&'static str, u32)> {
     })
 }
 
-/// The words of the TLD and file-extension lists, with their flag.
-pub(super) fn suffix_lists() -> [(Vec<&'static str>, u32); 2] {
+/// The words of the TLD, file-extension and name lists, with their flag.
+pub(super) fn word_lists() -> [(Vec<&'static str>, u32); 3] {
     let words = |list| lines(list).flat_map(str::split_whitespace).collect();
-    [(words(TLDS), F_TLD), (words(FILE_EXTS), F_FILE_EXT)]
+    [
+        (words(TLDS), F_TLD),
+        (words(FILE_EXTS), F_FILE_EXT),
+        (words(NAMES), F_NAME),
+    ]
 }
 
 pub(super) fn flag_named(name: &str) -> u32 {
@@ -93,10 +99,12 @@ pub(super) const F_FILE_EXT: u32 = 1 << 15;
 /// A given name that is also an English word ("Will", "Mark", "Hope"): at the start of a
 /// sentence, right before a capitalised surname, it is the name's first word.
 pub(super) const F_GIVEN: u32 = 1 << 16;
+/// A name even in lowercase or in a script without case ("priya", "lisbon", "北京"): names.txt.
+pub(super) const F_NAME: u32 = 1 << 17;
 
 /// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
 static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
-    let suffixes = suffix_lists()
+    let suffixes = word_lists()
         .into_iter()
         .flat_map(|(words, flag)| words.into_iter().map(move |w| (w, flag)));
     let mut flags = FnvHashMap::default();
@@ -105,6 +113,35 @@ static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
     }
     flags
 });
+
+/// For each first and last letter of the ASCII names in names.txt, the lengths (bit n for n
+/// bytes, up to 31) they come in: most lowercase words are ruled out by it without hashing them.
+static NAME_SHAPES: LazyLock<Box<[u32; 26 * 26]>> = LazyLock::new(|| {
+    let mut shapes = Box::new([0; 26 * 26]);
+    for (word, flags) in FLAGS.iter() {
+        if let Some(slot) = shape_slot(word).filter(|_| flags & F_NAME != 0) {
+            shapes[slot.0] |= slot.1;
+        }
+    }
+    shapes
+});
+
+/// The slot and length bit of a lowercase ASCII word in [`NAME_SHAPES`].
+fn shape_slot(word: &[u8]) -> Option<(usize, u32)> {
+    let (&first, &last) = (word.first()?, word.last()?);
+    let letter = |b: u8| b.is_ascii_lowercase().then(|| usize::from(b - b'a'));
+    let bit = 1u32.checked_shl(word.len().try_into().ok()?)?;
+    Some((letter(first)? * 26 + letter(last)?, bit))
+}
+
+/// Whether a lowercase word may be in names.txt: false rules it out without a lookup. Words
+/// that are not plain lowercase ASCII ("joão") are always worth the lookup.
+pub(super) fn may_be_name(word: &str) -> bool {
+    match shape_slot(word.as_bytes()) {
+        Some((slot, bit)) => NAME_SHAPES[slot] & bit != 0,
+        None => !word.is_ascii(),
+    }
+}
 
 /// The longest word worth looking up: no listed word is longer (a Cyrillic or Greek word takes
 /// two bytes a letter).

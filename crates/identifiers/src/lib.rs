@@ -38,6 +38,7 @@
 
 use fnv::{FnvHashMap, FnvHashSet};
 
+mod caseless;
 mod lexicon;
 use lexicon::*;
 mod shapes;
@@ -249,7 +250,7 @@ impl Shape {
                 }
             } else if c.is_numeric() {
                 s.numeric += 1;
-            } else if !is_mark(c) {
+            } else if !is_mark(c) && !is_indic_sign(c) {
                 match c {
                     '@' => s.at = true,
                     '/' => s.slash = true,
@@ -299,6 +300,8 @@ struct Scanner<'a> {
     poss: Option<(usize, usize)>,
     /// The run is a title joined by "and the" ("Harry Potter and the Philosopher's Stone").
     title_run: bool,
+    /// The end of the last name taken in a script without case: words before it are in it.
+    caseless_end: usize,
 }
 
 impl<'a> Scanner<'a> {
@@ -320,6 +323,7 @@ impl<'a> Scanner<'a> {
             shape_answers: FnvHashMap::default(),
             poss: None,
             title_run: false,
+            caseless_end: 0,
         }
     }
 
@@ -664,32 +668,52 @@ impl<'a> Scanner<'a> {
         if words > 0 {
             if let Some((start, end)) = self.arabic_words_after(b + w.len(), words) {
                 self.emit_id(start, end);
+                self.caseless_end = end;
             }
             self.other();
             return true;
         }
+        // Names before a title, and listed names ("田中さんと京都で": 田中, 京都), in order.
+        let mut spans = Vec::new();
         // Most words hold no title: one pass for the titles' first chars.
-        if !w.contains(['さ', '様', '先', 'ち', 'く', '氏', '女', '老', '小', '经']) {
+        if w.contains(['さ', '様', '先', 'ち', 'く', '氏', '女', '老', '小', '经']) {
+            for (at, _) in w.char_indices() {
+                if !TITLES.iter().any(|t| w[at..].starts_with(t)) {
+                    continue;
+                }
+                let head = &w[..at];
+                let start = head
+                    .char_indices()
+                    .rev()
+                    .take_while(|&(_, c)| name_char(c))
+                    .last()
+                    .map_or(at, |(i, _)| i);
+                if (1..=5).contains(&head[start..].chars().count()) {
+                    spans.push((start, at));
+                }
+            }
+        }
+        if spans.is_empty() && self.caseless_name(w, b).is_some() {
+            // A word set among Latin words is the name as a whole ("Meeting with 王小明").
             return false;
         }
-        let mut found = false;
-        for (at, _) in w.char_indices() {
-            if !TITLES.iter().any(|t| w[at..].starts_with(t)) {
-                continue;
-            }
-            let head = &w[..at];
-            let start = head
-                .char_indices()
-                .rev()
-                .take_while(|&(_, c)| name_char(c))
-                .last()
-                .map_or(at, |(i, _)| i);
-            if (1..=5).contains(&head[start..].chars().count()) {
-                self.emit_id(b + start, b + at);
-                found = true;
+        // Han, kana and Thai run words together; Korean, like the other scripts, spaces them.
+        let unspaced = w
+            .starts_with(|c| is_cjk_letter(c) || ('\u{0e00}'..='\u{0e7f}').contains(&c))
+            && !w.starts_with(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c));
+        if unspaced {
+            let titled = spans.len();
+            for (s, e) in caseless::names_in_unspaced(w) {
+                if !spans[..titled].iter().any(|&(ts, te)| s < te && ts < e) {
+                    spans.push((s, e));
+                }
             }
         }
-        found
+        spans.sort_unstable();
+        for &(s, e) in &spans {
+            self.emit_id(b + s, b + e);
+        }
+        !spans.is_empty()
     }
 
     /// Up to `most` Arabic words right after byte `p` (one space before each), stopping at a
@@ -725,8 +749,9 @@ impl<'a> Scanner<'a> {
         (taken > 0).then_some((p + 1, end))
     }
 
-    /// A word of a script without case set among Latin words (see `alnum`): the length of
-    /// the name, a Japanese or Korean honorific after it removed ("田中さん").
+    /// A word of a script without case set among Latin words (see `alnum`), or a run of up
+    /// to three ("Remind me that דוד כהן from Tel Aviv"): the length of the name, a Japanese
+    /// or Korean honorific after a single word removed ("田中さん").
     fn caseless_name(&self, w: &str, b: usize) -> Option<usize> {
         const HONORIFICS: [&str; 8] = ["さん", "さま", "様", "先生", "ちゃん", "くん", "씨", "님"];
         let honorific_end = matches!(
@@ -739,15 +764,24 @@ impl<'a> Scanner<'a> {
             .find_map(|h| w.strip_suffix(h))
             .filter(|n| !n.is_empty())
             .unwrap_or(w);
-        // Hiragana spells grammar and ordinary words, not names.
-        let mut count = 0;
-        for c in name.chars() {
-            count += 1;
-            if count > 8 || ('\u{3040}'..='\u{309f}').contains(&c) {
-                return None;
+        // Hiragana spells grammar and ordinary words, not names; a name is a few Han chars
+        // ("张伟说他那边的" before "CUDA" is a clause).
+        let fits = |word: &str| {
+            let (mut count, mut han) = (0, 0);
+            for c in word.chars() {
+                count += 1;
+                han += usize::from(('\u{4e00}'..='\u{9fff}').contains(&c));
+                if count > 8 || han > 4 || ('\u{3040}'..='\u{309f}').contains(&c) {
+                    return false;
+                }
             }
+            true
+        };
+        if !fits(name) {
+            return None;
         }
-        // The nearest chars before and after that are not whitespace.
+        let caseless = |c: char| c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase();
+        // The nearest char before that is not whitespace.
         let (mut p, mut before) = (b, None);
         while let Some(c) = self.prev(p) {
             if !is_space(c) {
@@ -756,19 +790,56 @@ impl<'a> Scanner<'a> {
             }
             p -= c.len_utf8();
         }
-        let (mut p, mut after) = (b + w.len(), None);
-        while let Some((c, len)) = self.ch(p) {
-            if !is_space(c) {
-                after = Some(c);
-                break;
+        // The nearest char after the run that is not whitespace, and the run's end.
+        let next_char = |from: usize| {
+            let mut p = from;
+            while let Some((c, len)) = self.ch(p) {
+                if !is_space(c) {
+                    return (Some(c), p);
+                }
+                p += len;
             }
-            p += len;
+            (None, p)
+        };
+        let mut end = b + name.len();
+        let (mut after, mut at) = next_char(b + w.len());
+        let mut words = 1;
+        while words < 3 && name.len() == w.len() && after.is_some_and(caseless) {
+            let word = self.slice(at, self.bytes.len());
+            let len = word
+                .find(|c: char| !caseless(c) && !is_mark(c) && !is_indic_sign(c))
+                .unwrap_or(word.len());
+            if !fits(&word[..len]) {
+                return None;
+            }
+            end = at + len;
+            words += 1;
+            (after, at) = next_char(end);
         }
-        let caseless = |c: char| c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase();
         let latin = |c: char| c.is_ascii_alphabetic();
-        let among_latin = before.is_some_and(latin) || after.is_some_and(latin);
+        if words == 1 && name.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
+            // Chinese text around a Latin term ("CUDA 版本是 12.1", "tokenizer 的 bug"): a
+            // name is two chars or more, holds no particle, and stands among words, not
+            // beside numbers or Chinese punctuation.
+            let plain =
+                |c: Option<char>| c.is_none_or(|c| latin(c) || "(),.;:!?&/-\"'".contains(c));
+            if name.chars().nth(1).is_none()
+                || caseless::reads_as_clause(name)
+                || !plain(before)
+                || !plain(after)
+            {
+                return None;
+            }
+        }
+        // Words of a sentence in that script meet a Latin name on one side ("KTX 예매 좀
+        // 도와줘"); a name of several words is set between Latin words.
+        let among_latin = if words > 1 {
+            before.is_some_and(latin) && after.is_some_and(latin)
+        } else {
+            before.is_some_and(latin) || after.is_some_and(latin)
+        };
         (among_latin && !before.is_some_and(caseless) && !after.is_some_and(caseless))
-            .then_some(name.len())
+            .then_some(end - b)
     }
 
     // ----- quotes ----------------------------------------------------------------------
@@ -1488,21 +1559,38 @@ impl<'a> Scanner<'a> {
             // Scripts without case: a short word set among Latin words names something
             // ("Meeting with 王小明 in 東京"); within text of its own script, names cannot
             // be told from words.
+            if b < self.caseless_end {
+                // The second word of a name already taken ("محمد العلي").
+                return false;
+            }
             if self.titled_caseless_names(w, b) {
                 return false;
             }
-            match self.caseless_name(w, b) {
-                Some(len) => self.emit_id(b, b + len),
-                None => self.other(),
+            if let Some(len) = self.caseless_name(w, b) {
+                self.emit_id(b, b + len);
+                self.caseless_end = b + len;
+            } else if let Some(len) = caseless::korean_name(w) {
+                self.emit_id(b, b + len);
+            } else if let Some((s, e)) = caseless::spaced_name(self.slice(b, self.bytes.len())) {
+                self.emit_id(b + s, b + e);
+                self.caseless_end = b + e;
+            } else {
+                self.other();
             }
             return false;
         }
         if shape.upper == 0 {
-            let flags = if self.run.is_empty() {
+            let named = may_be_name(w);
+            let flags = if self.run.is_empty() && !named {
                 0
             } else {
                 self.lookup(w)
             };
+            if named && flags & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME {
+                // "ask priya", "flight to lisbon": a listed name typed in lowercase.
+                self.emit_id(b, end);
+                return false;
+            }
             let joined = if flags & F_CONNECTOR != 0 {
                 self.try_conn(flags, w == "of")
             } else if w == "and" && self.the_title_follows(end) {
@@ -2250,11 +2338,12 @@ fn is_mark(c: char) -> bool {
     )
 }
 
-/// The signs of the Indic scripts that are not letters (the virama of "शर्मा", nuktas) are
-/// token chars, not breaks inside a word: every char of those blocks but the sentence marks
-/// (dandas). Checked after the other classes, so no other script pays for it.
+/// The signs of the Indic scripts and Thai that are not letters (the virama of "शर्मा",
+/// nuktas, Thai vowel and tone marks) are token chars, not breaks inside a word: every char of
+/// the Indic blocks but the sentence marks (dandas), Thai's combining marks. Checked after the
+/// other classes, so no other script pays for it.
 fn is_indic_sign(c: char) -> bool {
-    matches!(c as u32, 0x0900..=0x0963 | 0x0966..=0x096F | 0x0971..=0x0DF3)
+    matches!(c as u32, 0x0900..=0x0963 | 0x0966..=0x096F | 0x0971..=0x0DF3 | 0x0E31 | 0x0E34..=0x0E3A | 0x0E47..=0x0E4E)
 }
 
 /// `char::is_whitespace`, without a call for ASCII.
@@ -2684,15 +2773,21 @@ mod tests {
         for (w, flags) in lexicon {
             assert_eq!(w.to_lowercase(), w);
             assert!(w.len() <= MAX_LOOKUP_BYTES && flags != 0);
-            assert_eq!(lookup(w) & !(F_TLD | F_FILE_EXT), flags);
+            assert_eq!(lookup(w) & !(F_TLD | F_FILE_EXT | F_NAME), flags);
         }
-        for (list, flag) in suffix_lists() {
+        for (mut list, flag) in word_lists() {
+            if flag == F_NAME {
+                // names.txt is grouped by kind, not sorted: only duplicates are mistakes.
+                list.sort_unstable();
+            }
             for pair in list.windows(2) {
                 assert!(pair[0] < pair[1], "{:?} >= {:?}", pair[0], pair[1]);
             }
             for w in list {
-                assert_eq!(w.to_ascii_lowercase(), w);
+                assert_eq!(w.to_lowercase(), w);
+                assert!(w.len() <= MAX_LOOKUP_BYTES, "{w:?}");
                 assert!(lookup(w) & flag != 0, "{w:?}");
+                assert!(flag != F_NAME || may_be_name(w), "{w:?}");
             }
         }
         assert_eq!(lookup("com"), F_TLD);
@@ -2928,8 +3023,9 @@ mod tests {
         check("- [x] Email Dana the draft\n- [ ] Reduce costs", &["Dana"]);
         check("Heathrow closes on Mondays.", &["Heathrow"]);
         check("Sunny Patel paid. Sunny day today", &["Sunny Patel"]);
-        // An Indic virama or nukta is part of its word, not a break inside it.
-        check("Met अमित शर्मा in Delhi", &["Delhi"]);
+        // An Indic virama or nukta is part of its word, not a break inside it: the two words
+        // between Latin words are one name.
+        check("Met अमित शर्मा in Delhi", &["अमित शर्मा", "Delhi"]);
     }
 
     #[test]
@@ -2991,7 +3087,7 @@ mod tests {
         check("王女士明天来", &["王"]);
         check("คุณวิภา ส่งใบแจ้งหนี้", &["วิภา"]);
         check("राहुल जी, कॉल 4 बजे है", &["राहुल"]);
-        check("موعد مع الدكتور أحمد منصور في دبي", &["أحمد منصور"]);
+        check("موعد مع الدكتور أحمد منصور في دبي", &["أحمد منصور", "دبي"]);
         check("يا أحمد، هل أرسلت العقد", &["أحمد"]);
         // A word before its position is read by chars, never split inside one.
         check("déjà vu: ask May if Réunion à May", &["May", "Réunion"]);
