@@ -90,6 +90,11 @@ fn kinds() -> Vec<(&'static str, Make)> {
             Box::new(|n| format!("https://{}", "a".repeat(n))),
         ),
         ("caseless script", Box::new(|n| fill("東京 ", n))),
+        // Chinese without spaces: family names, particles and listed places.
+        (
+            "unspaced names",
+            Box::new(|n| fill("张伟和李娜去北京上海深圳，", n)),
+        ),
     ]
 }
 

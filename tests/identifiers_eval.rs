@@ -237,6 +237,19 @@ fn identifier_extraction_chat_tune9_set_f1() {
     assert!(f1 >= 0.83, "F1 {f1:.3} is below 0.83");
 }
 
+/// A fourth held-out set (171 rows, 356 identifiers: a third of it in other scripts, a sixth
+/// typed in lowercase), written blind by a helper that saw neither the extractor nor its word
+/// lists, after the names without capitals or case (names.txt) were written: it measures
+/// whether that gazetteer generalises. Only its summary line is read.
+#[test]
+fn identifier_extraction_chat_heldout4_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat held-out set 4)",
+        "identifiers-chat-heldout4.jsonl",
+    );
+    assert!(f1 >= 0.8, "F1 {f1:.3} is below 0.8");
+}
+
 /// A third held-out set (220 rows: a cross-section of personal, work and study messages, a
 /// quarter in other languages), written apart from the extractor: F1 0.826 when it arrived
 /// (after the tune7 rules), 0.827 after tune8/tune9, 0.825 after the Thai, Hindi and Arabic
@@ -443,6 +456,11 @@ fn adversarial_inputs() -> Vec<(&'static str, String)> {
         ("at signs", "@".repeat(MIB)),
         ("multibyte", fill("é")),
         ("combining marks", fill("e\u{301}")),
+        ("names in unspaced text", fill("张伟和李娜去北京上海深圳，")),
+        (
+            "listed openings",
+            fill("上海上海上海上海上海上海上海上海上"),
+        ),
         ("url", format!("https://{}", "a".repeat(MIB))),
         ("word salad", salad),
     ]

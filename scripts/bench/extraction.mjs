@@ -72,6 +72,7 @@ export const ADVERSARIAL = {
   'long mixed tokens': (n) => fill(`${'a1B-'.repeat(60)} `, n),
   'one long URL': (n) => `https://${'a'.repeat(n)}`,
   'caseless script': (n) => fill('東京 ', n),
+  'unspaced names': (n) => fill('张伟和李娜去北京上海深圳，', n),
 };
 
 function time(text, runs) {

@@ -4,10 +4,7 @@
 //! given names after a common family name; Korean names, a family name and two syllables before
 //! a particle or title. Positions are byte offsets into the word or token given.
 
-use super::lexicon::{lookup, F_NAME};
-
-/// The longest listed name in chars that is looked for inside unspaced text ("パナソニック").
-const MAX_LISTED_CHARS: usize = 6;
+use super::lexicon::{lookup_caseless, may_open_name, F_NAME, F_NAME_PREFIX};
 
 fn is_han(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c) || c == '々'
@@ -25,44 +22,72 @@ fn is_thai(c: char) -> bool {
     ('\u{0e00}'..='\u{0e7f}').contains(&c)
 }
 
+/// Whether `w` is in names.txt. These scripts have no case: the word is looked up as it is.
 fn listed(w: &str) -> bool {
-    lookup(w) & F_NAME != 0
+    lookup_caseless(w) & F_NAME != 0
+}
+
+/// The length in bytes of the longest listed name `rest` opens with (two chars or more), if
+/// any: one lookup a char while what is read so far opens a longer listed name.
+fn listed_prefix(rest: &str) -> Option<usize> {
+    let mut chars = rest.char_indices();
+    let (Some((_, a)), Some((_, b))) = (chars.next(), chars.next()) else {
+        return None;
+    };
+    if !may_open_name(a, b) {
+        return None;
+    }
+    let mut longest = None;
+    for end in chars.map(|(i, _)| i).chain(std::iter::once(rest.len())) {
+        let flags = lookup_caseless(&rest[..end]);
+        if flags & F_NAME != 0 {
+            longest = Some(end);
+        }
+        if flags & F_NAME_PREFIX == 0 {
+            break;
+        }
+    }
+    longest
 }
 
 /// Listed names inside a token written without spaces between words (Han, kana, Thai),
 /// leftmost and longest first, and Chinese given names after a family name when the token
-/// holds no kana (in Japanese the listed family names stand alone).
-pub(super) fn names_in_unspaced(token: &str) -> Vec<(usize, usize)> {
-    let chars: Vec<(usize, char)> = token.char_indices().collect();
-    let end_of = |i: usize| chars.get(i).map_or(token.len(), |&(b, _)| b);
-    let chinese = !chars.iter().any(|&(_, c)| is_kana(c)) && chars.iter().any(|&(_, c)| is_han(c));
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let longest = (2..=MAX_LISTED_CHARS.min(chars.len() - i))
-            .rev()
-            .find(|&n| listed(&token[chars[i].0..end_of(i + n)]));
-        if let Some(mut n) = longest {
+/// holds no kana (in Japanese the listed family names stand alone). Pushed onto `found` as
+/// byte ranges.
+pub(super) fn names_in_unspaced(token: &str, found: &mut Vec<(usize, usize)>) {
+    let chinese = !token.contains(is_kana) && token.contains(is_han);
+    let mut at = 0;
+    while let Some(c) = token[at..].chars().next() {
+        let rest = &token[at..];
+        if let Some(mut len) = listed_prefix(rest) {
             // "清华大学", "上海博物馆", "東京ドーム": a place and what stands there.
-            let rest = &token[end_of(i + n)..];
-            if let Some(suffix) = INSTITUTIONS.iter().find(|s| rest.starts_with(*s)) {
-                n += suffix.chars().count();
+            let after = &rest[len..];
+            let suffix = after
+                .chars()
+                .next()
+                .filter(|c| INSTITUTION_OPENERS.binary_search(c).is_ok())
+                .and_then(|_| INSTITUTIONS.iter().find(|s| after.starts_with(*s)));
+            if let Some(suffix) = suffix {
+                len += suffix.len();
             }
-            found.push((chars[i].0, end_of(i + n)));
-            i += n;
+            found.push((at, at + len));
+            at += len;
             continue;
         }
-        if chinese {
-            if let Some(n) = chinese_name_at(&chars, i) {
-                found.push((chars[i].0, end_of(i + n)));
-                i += n;
-                continue;
-            }
+        if let Some(len) = chinese.then(|| chinese_name(token, at)).flatten() {
+            found.push((at, at + len));
+            at += len;
+            continue;
         }
-        i += 1;
+        at += c.len_utf8();
     }
-    found
 }
+
+/// The first chars of [`INSTITUTIONS`] (sorted): most names are followed by none.
+const INSTITUTION_OPENERS: [char; 18] = [
+    'ド', 'ホ', '公', '医', '博', '大', '机', '电', '病', '研', '空', '站', '酒', '銀', '银', '集',
+    '電', '駅',
+];
 
 /// What a place's name may run on into: the institution or building there.
 const INSTITUTIONS: [&str; 21] = [
@@ -89,18 +114,27 @@ const INSTITUTIONS: [&str; 21] = [
     "电子",
 ];
 
-/// The most common Chinese family names, less those that mostly begin ordinary words
+/// The most common Chinese family names (sorted, for a binary search), less those that mostly begin ordinary words
 /// (周 "week", 高 "high", 方 "side", 安 "safe", 文 "text", 于, 万, 常, 白, 钱, 金, 任…).
-const FAMILY_NAMES: &str = "王李张刘陈杨黄赵吴徐孙胡朱郭何林罗郑梁宋谢唐韩冯邓曹彭曾萧田董潘袁蔡蒋余杜叶程魏苏吕丁沈姚卢姜崔钟谭陆汪范廖贾夏邹熊孟秦邱薛侯雷龙郝顾毛龚邵";
+const FAMILY_NAMES: [char; 70] = [
+    '丁', '何', '余', '侯', '冯', '刘', '卢', '叶', '吕', '吴', '唐', '夏', '姚', '姜', '孙', '孟',
+    '宋', '崔', '廖', '张', '彭', '徐', '曹', '曾', '朱', '李', '杜', '杨', '林', '梁', '毛', '汪',
+    '沈', '潘', '熊', '王', '田', '秦', '程', '罗', '胡', '苏', '范', '萧', '董', '蒋', '蔡', '薛',
+    '袁', '谢', '谭', '贾', '赵', '邓', '邱', '邵', '邹', '郑', '郝', '郭', '钟', '陆', '陈', '雷',
+    '韩', '顾', '魏', '黄', '龙', '龚',
+];
 
-/// Chars after which a new word begins in running Chinese: the particles, prepositions and
+/// Chars after which a new word begins in running Chinese (sorted): the particles, prepositions and
 /// common verbs a name is set between ("和张伟去", "张伟说", "是李娜的").
-const CLAUSE_CHARS: &str =
-    "和跟与同给找叫让问请把被对向由是说在的了去来要也都会就还已不没有很刚等帮发打告见约过到从替";
+const CLAUSE_CHARS: [char; 45] = [
+    '不', '与', '也', '了', '从', '会', '刚', '到', '去', '发', '叫', '同', '向', '告', '和', '在',
+    '对', '就', '已', '帮', '很', '打', '找', '把', '是', '替', '有', '来', '没', '由', '的', '等',
+    '约', '给', '被', '要', '见', '让', '说', '请', '跟', '过', '还', '都', '问',
+];
 
 /// Whether Chinese text holds a particle or common verb: a clause, not a name ("版本是").
 pub(super) fn reads_as_clause(w: &str) -> bool {
-    w.chars().any(|c| CLAUSE_CHARS.contains(c))
+    w.chars().any(|c| CLAUSE_CHARS.binary_search(&c).is_ok())
 }
 
 /// Words that open with a family name's char but are not names.
@@ -119,14 +153,22 @@ const NOT_NAMES: [&str; 12] = [
     "夏天",
 ];
 
-/// A Chinese personal name at `chars[i]`: a family name at a word boundary, then one or two
-/// chars up to the next particle, verb, time word or the token's end. Its length in chars.
-fn chinese_name_at(chars: &[(usize, char)], i: usize) -> Option<usize> {
-    let c = |k: usize| chars.get(k).map(|&(_, c)| c);
-    let boundary = |k: usize| c(k).is_none_or(|c| !is_han(c) || CLAUSE_CHARS.contains(c));
+/// A Chinese personal name at byte `at` of `token`: a family name at a word boundary, then
+/// one or two chars up to the next particle, verb, time word or the token's end. Its length
+/// in bytes.
+fn chinese_name(token: &str, at: usize) -> Option<usize> {
+    let mut next = token[at..].chars();
+    let first = next.next()?;
+    if FAMILY_NAMES.binary_search(&first).is_err() {
+        return None;
+    }
+    let c: [Option<char>; 5] =
+        std::array::from_fn(|k| if k == 0 { Some(first) } else { next.next() });
+    let boundary =
+        |c: Option<char>| c.is_none_or(|c| !is_han(c) || CLAUSE_CHARS.binary_search(&c).is_ok());
     let time_word = |k: usize| {
         matches!(
-            (c(k), c(k + 1)),
+            (c[k], c.get(k + 1).copied().flatten()),
             (
                 Some('明' | '今' | '昨' | '前' | '后'),
                 Some('天' | '年' | '早' | '晚')
@@ -136,20 +178,25 @@ fn chinese_name_at(chars: &[(usize, char)], i: usize) -> Option<usize> {
             )
         )
     };
-    let ends_name = |k: usize| boundary(k) || time_word(k);
-    if !FAMILY_NAMES.contains(c(i)?) || (i > 0 && !boundary(i - 1)) {
+    let ends_name = |k: usize| boundary(c[k]) || time_word(k);
+    if !boundary(token[..at].chars().next_back()) {
         return None;
     }
-    let given = |k: usize| c(k).is_some_and(|c| is_han(c) && !CLAUSE_CHARS.contains(c));
-    let n = if given(i + 1) && ends_name(i + 2) {
+    let given =
+        |k: usize| c[k].is_some_and(|c| is_han(c) && CLAUSE_CHARS.binary_search(&c).is_err());
+    let n = if given(1) && ends_name(2) {
         2
-    } else if given(i + 1) && given(i + 2) && !time_word(i + 2) && ends_name(i + 3) {
+    } else if given(1) && given(2) && !time_word(2) && ends_name(3) {
         3
     } else {
         return None;
     };
-    let name: String = chars[i..i + n].iter().map(|&(_, c)| c).collect();
-    (!NOT_NAMES.iter().any(|w| name.starts_with(w))).then_some(n)
+    let len: usize = c[..n].iter().flatten().map(|c| c.len_utf8()).sum();
+    let name = &token[at..at + len];
+    let word = NOT_NAMES
+        .iter()
+        .any(|w| w.chars().next().is_some_and(|c| c == first) && name.starts_with(w));
+    (!word).then_some(len)
 }
 
 /// What follows a Korean name: the particles ("김민준이", "부산에서") and the title 씨.
@@ -175,7 +222,7 @@ const KOREAN_PARTICLES: [&str; 18] = [
 ];
 
 /// The most common Korean family names that seldom begin an ordinary word.
-const KOREAN_FAMILY_NAMES: &str = "김박최윤임황";
+const KOREAN_FAMILY_NAMES: [char; 6] = ['김', '박', '최', '윤', '임', '황'];
 
 /// A Korean word that names something: a listed name ("서울에"), or a family name and two
 /// syllables before a particle ("박지현이"). The name's length in bytes.
@@ -194,7 +241,7 @@ pub(super) fn korean_name(word: &str) -> Option<usize> {
     let person = stripped.is_some()
         && stem.chars().count() == 3
         && syllables.all(is_hangul)
-        && KOREAN_FAMILY_NAMES.contains(stem.chars().next()?);
+        && KOREAN_FAMILY_NAMES.contains(&stem.chars().next()?);
     person.then_some(stem.len())
 }
 
@@ -239,10 +286,22 @@ mod tests {
     use super::*;
 
     fn unspaced(token: &str) -> Vec<&str> {
-        names_in_unspaced(token)
-            .into_iter()
-            .map(|(s, e)| &token[s..e])
-            .collect()
+        let mut found = Vec::new();
+        names_in_unspaced(token, &mut found);
+        found.into_iter().map(|(s, e)| &token[s..e]).collect()
+    }
+
+    #[test]
+    fn char_sets_are_sorted() {
+        for set in [&FAMILY_NAMES[..], &CLAUSE_CHARS, &INSTITUTION_OPENERS] {
+            assert!(set.windows(2).all(|p| p[0] < p[1]), "{set:?}");
+        }
+        for i in INSTITUTIONS {
+            assert!(
+                INSTITUTION_OPENERS.contains(&i.chars().next().unwrap()),
+                "{i}"
+            );
+        }
     }
 
     #[test]

@@ -101,6 +101,9 @@ pub(super) const F_FILE_EXT: u32 = 1 << 15;
 pub(super) const F_GIVEN: u32 = 1 << 16;
 /// A name even in lowercase or in a script without case ("priya", "lisbon", "北京"): names.txt.
 pub(super) const F_NAME: u32 = 1 << 17;
+/// The first chars (two or more) of a longer name of names.txt in a script without case
+/// ("ソフト" of "ソフトバンク"): a search for names inside unspaced text goes on past it.
+pub(super) const F_NAME_PREFIX: u32 = 1 << 18;
 
 /// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
 static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
@@ -110,37 +113,84 @@ static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
     let mut flags = FnvHashMap::default();
     for (word, flag) in lexicon().chain(suffixes) {
         *flags.entry(word.as_bytes()).or_insert(0) |= flag;
+        if flag == F_NAME && !word.is_ascii() {
+            for (end, _) in word.char_indices().skip(2) {
+                *flags.entry(&word.as_bytes()[..end]).or_insert(0) |= F_NAME_PREFIX;
+            }
+        }
     }
     flags
 });
 
-/// For each first and last letter of the ASCII names in names.txt, the lengths (bit n for n
-/// bytes, up to 31) they come in: most lowercase words are ruled out by it without hashing them.
-static NAME_SHAPES: LazyLock<Box<[u32; 26 * 26]>> = LazyLock::new(|| {
-    let mut shapes = Box::new([0; 26 * 26]);
+/// A one-bit-per-key filter of the ASCII names in names.txt, keyed by their length and their
+/// first two and last two letters: 1 in 64 plain words or so passes it without being a name,
+/// so most lowercase words are ruled out without hashing them whole.
+static NAME_FILTER: LazyLock<Box<[u64; NAME_FILTER_WORDS]>> = LazyLock::new(|| {
+    let mut bits = Box::new([0; NAME_FILTER_WORDS]);
     for (word, flags) in FLAGS.iter() {
-        if let Some(slot) = shape_slot(word).filter(|_| flags & F_NAME != 0) {
-            shapes[slot.0] |= slot.1;
+        if let Some(key) = filter_key(word).filter(|_| flags & F_NAME != 0) {
+            bits[key / 64] |= 1 << (key % 64);
         }
     }
-    shapes
+    bits
 });
 
-/// The slot and length bit of a lowercase ASCII word in [`NAME_SHAPES`].
-fn shape_slot(word: &[u8]) -> Option<(usize, u32)> {
-    let (&first, &last) = (word.first()?, word.last()?);
-    let letter = |b: u8| b.is_ascii_lowercase().then(|| usize::from(b - b'a'));
-    let bit = 1u32.checked_shl(word.len().try_into().ok()?)?;
-    Some((letter(first)? * 26 + letter(last)?, bit))
+const NAME_FILTER_WORDS: usize = 1024;
+
+/// The bit of a lowercase ASCII word of 3 to 31 letters in [`NAME_FILTER`].
+fn filter_key(word: &[u8]) -> Option<usize> {
+    let n = word.len();
+    if !(3..=31).contains(&n) || !word.iter().all(u8::is_ascii_lowercase) {
+        return None;
+    }
+    let key = [word[0], word[1], word[n - 2], word[n - 1], n as u8]
+        .iter()
+        .fold(0x811c_9dc5u32, |h, &x| {
+            (h ^ u32::from(x)).wrapping_mul(0x0100_0193)
+        });
+    Some(key as usize % (NAME_FILTER_WORDS * 64))
 }
 
 /// Whether a lowercase word may be in names.txt: false rules it out without a lookup. Words
 /// that are not plain lowercase ASCII ("joão") are always worth the lookup.
 pub(super) fn may_be_name(word: &str) -> bool {
-    match shape_slot(word.as_bytes()) {
-        Some((slot, bit)) => NAME_SHAPES[slot] & bit != 0,
+    match filter_key(word.as_bytes()) {
+        Some(key) => NAME_FILTER[key / 64] & (1 << (key % 64)) != 0,
         None => !word.is_ascii(),
     }
+}
+
+/// The flags of a word of a script without case, looked up as it is.
+pub(super) fn lookup_caseless(word: &str) -> u32 {
+    FLAGS.get(word.as_bytes()).copied().unwrap_or(0)
+}
+
+/// A one-bit-per-key filter of the first two chars of the names in names.txt that are not
+/// ASCII: most places in unspaced text (Chinese, Japanese, Thai) are ruled out without a lookup.
+static NAME_OPENINGS: LazyLock<Box<[u64; NAME_FILTER_WORDS]>> = LazyLock::new(|| {
+    let mut bits = Box::new([0; NAME_FILTER_WORDS]);
+    for (word, flags) in FLAGS.iter() {
+        let mut chars = std::str::from_utf8(word).into_iter().flat_map(str::chars);
+        if let (Some(a), Some(b)) = (chars.next(), chars.next()) {
+            if flags & F_NAME != 0 && !a.is_ascii() {
+                let key = opening_key(a, b);
+                bits[key / 64] |= 1 << (key % 64);
+            }
+        }
+    }
+    bits
+});
+
+fn opening_key(a: char, b: char) -> usize {
+    (u32::from(a).wrapping_mul(0x9e37_79b9) ^ u32::from(b)).wrapping_mul(0x0100_0193) as usize
+        % (NAME_FILTER_WORDS * 64)
+}
+
+/// Whether a listed name may open with the chars `a`, `b` (`a` not ASCII): false rules the
+/// place out.
+pub(super) fn may_open_name(a: char, b: char) -> bool {
+    let key = opening_key(a, b);
+    NAME_OPENINGS[key / 64] & (1 << (key % 64)) != 0
 }
 
 /// The longest word worth looking up: no listed word is longer (a Cyrillic or Greek word takes

@@ -302,6 +302,8 @@ struct Scanner<'a> {
     title_run: bool,
     /// The end of the last name taken in a script without case: words before it are in it.
     caseless_end: usize,
+    /// The names found in a token of a script without case, kept to reuse its allocation.
+    caseless_spans: Vec<(usize, usize)>,
 }
 
 impl<'a> Scanner<'a> {
@@ -324,6 +326,7 @@ impl<'a> Scanner<'a> {
             poss: None,
             title_run: false,
             caseless_end: 0,
+            caseless_spans: Vec::new(),
         }
     }
 
@@ -634,7 +637,8 @@ impl<'a> Scanner<'a> {
                 .map(|n| &n[..n.find(char::is_whitespace).unwrap_or(n.len())])
                 .is_some_and(|n| n.starts_with('씨') || n.contains('님'))
         };
-        if (2..=4).contains(&w.chars().count())
+        if w.starts_with(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c))
+            && (2..=4).contains(&w.chars().count())
             && w.chars().all(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c))
             && korean_title_follows()
         {
@@ -674,7 +678,8 @@ impl<'a> Scanner<'a> {
             return true;
         }
         // Names before a title, and listed names ("田中さんと京都で": 田中, 京都), in order.
-        let mut spans = Vec::new();
+        let mut spans = std::mem::take(&mut self.caseless_spans);
+        spans.clear();
         // Most words hold no title: one pass for the titles' first chars.
         if w.contains(['さ', '様', '先', 'ち', 'く', '氏', '女', '老', '小', '经']) {
             for (at, _) in w.char_indices() {
@@ -695,6 +700,7 @@ impl<'a> Scanner<'a> {
         }
         if spans.is_empty() && self.caseless_name(w, b).is_some() {
             // A word set among Latin words is the name as a whole ("Meeting with 王小明").
+            self.caseless_spans = spans;
             return false;
         }
         // Han, kana and Thai run words together; Korean, like the other scripts, spaces them.
@@ -703,9 +709,15 @@ impl<'a> Scanner<'a> {
             && !w.starts_with(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c));
         if unspaced {
             let titled = spans.len();
-            for (s, e) in caseless::names_in_unspaced(w) {
-                if !spans[..titled].iter().any(|&(ts, te)| s < te && ts < e) {
-                    spans.push((s, e));
+            caseless::names_in_unspaced(w, &mut spans);
+            // A listed name inside one a title marks ("山田" of "山田太郎さん") is not another.
+            let mut k = titled;
+            while k < spans.len() {
+                let (s, e) = spans[k];
+                if spans[..titled].iter().any(|&(ts, te)| s < te && ts < e) {
+                    spans.remove(k);
+                } else {
+                    k += 1;
                 }
             }
         }
@@ -713,7 +725,9 @@ impl<'a> Scanner<'a> {
         for &(s, e) in &spans {
             self.emit_id(b + s, b + e);
         }
-        !spans.is_empty()
+        let found = !spans.is_empty();
+        self.caseless_spans = spans;
+        found
     }
 
     /// Up to `most` Arabic words right after byte `p` (one space before each), stopping at a
@@ -754,6 +768,32 @@ impl<'a> Scanner<'a> {
     /// or Korean honorific after a single word removed ("田中さん").
     fn caseless_name(&self, w: &str, b: usize) -> Option<usize> {
         const HONORIFICS: [&str; 8] = ["さん", "さま", "様", "先生", "ちゃん", "くん", "씨", "님"];
+        let latin = |c: char| c.is_ascii_alphabetic();
+        // The nearest char before that is not whitespace.
+        let (mut p, mut before) = (b, None);
+        while let Some(c) = self.prev(p) {
+            if !is_space(c) {
+                before = Some(c);
+                break;
+            }
+            p -= c.len_utf8();
+        }
+        // The nearest char after the run that is not whitespace, and the run's end.
+        let next_char = |from: usize| {
+            let mut p = from;
+            while let Some((c, len)) = self.ch(p) {
+                if !is_space(c) {
+                    return (Some(c), p);
+                }
+                p += len;
+            }
+            (None, p)
+        };
+        let (mut after, mut at) = next_char(b + w.len());
+        if !before.is_some_and(latin) && !after.is_some_and(latin) {
+            // Not among Latin words: the common case, decided first.
+            return None;
+        }
         let honorific_end = matches!(
             w.chars().next_back(),
             Some('ん' | 'ま' | '様' | '生' | 'く' | '씨' | '님')
@@ -780,29 +820,16 @@ impl<'a> Scanner<'a> {
         if !fits(name) {
             return None;
         }
-        let caseless = |c: char| c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase();
-        // The nearest char before that is not whitespace.
-        let (mut p, mut before) = (b, None);
-        while let Some(c) = self.prev(p) {
-            if !is_space(c) {
-                before = Some(c);
-                break;
-            }
-            p -= c.len_utf8();
-        }
-        // The nearest char after the run that is not whitespace, and the run's end.
-        let next_char = |from: usize| {
-            let mut p = from;
-            while let Some((c, len)) = self.ch(p) {
-                if !is_space(c) {
-                    return (Some(c), p);
-                }
-                p += len;
-            }
-            (None, p)
+        let caseless = |c: char| {
+            is_cjk_letter(c) || (c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase())
         };
         let mut end = b + name.len();
-        let (mut after, mut at) = next_char(b + w.len());
+        if before.is_some_and(caseless)
+            || (after.is_some_and(caseless) && !before.is_some_and(latin))
+        {
+            // Within text of its own script; a run of several words needs Latin before it.
+            return None;
+        }
         let mut words = 1;
         while words < 3 && name.len() == w.len() && after.is_some_and(caseless) {
             let word = self.slice(at, self.bytes.len());
@@ -816,7 +843,6 @@ impl<'a> Scanner<'a> {
             words += 1;
             (after, at) = next_char(end);
         }
-        let latin = |c: char| c.is_ascii_alphabetic();
         if words == 1 && name.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
             // Chinese text around a Latin term ("CUDA 版本是 12.1", "tokenizer 的 bug"): a
             // name is two chars or more, holds no particle, and stands among words, not
