@@ -4,7 +4,7 @@
 //! given names after a common family name; Korean names, a family name and two syllables before
 //! a particle or title. Positions are byte offsets into the word or token given.
 
-use super::lexicon::{lookup_caseless, may_open_name, F_NAME, F_NAME_PREFIX};
+use super::lexicon::{lookup_caseless, lookup_phrase, may_open_name, F_NAME, F_NAME_PREFIX};
 
 fn is_han(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c) || c == '々'
@@ -29,7 +29,7 @@ fn listed(w: &str) -> bool {
 
 /// The length in bytes of the longest listed name `rest` opens with (two chars or more), if
 /// any: one lookup a char while what is read so far opens a longer listed name.
-fn listed_prefix(rest: &str) -> Option<usize> {
+pub(super) fn listed_prefix(rest: &str) -> Option<usize> {
     let mut chars = rest.char_indices();
     let (Some((_, a)), Some((_, b))) = (chars.next(), chars.next()) else {
         return None;
@@ -257,6 +257,13 @@ pub(super) fn spaced_name(rest: &str) -> Option<(usize, usize)> {
         s.find(|c: char| !c.is_alphabetic() && !super::is_mark(c) && !super::is_indic_sign(c))
     };
     let first = &rest[..word_len(rest).unwrap_or(rest.len())];
+    if let Some(next) = rest[first.len()..].strip_prefix(' ') {
+        // "תל אביב": a listed name of two words.
+        let both = first.len() + 1 + word_len(next).unwrap_or(next.len());
+        if lookup_phrase(&rest[..both]) & F_NAME != 0 {
+            return Some((0, both));
+        }
+    }
     let start = if listed(first) {
         0
     } else {

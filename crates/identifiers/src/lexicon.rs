@@ -102,7 +102,8 @@ pub(super) const F_GIVEN: u32 = 1 << 16;
 /// A name even in lowercase or in a script without case ("priya", "lisbon", "北京"): names.txt.
 pub(super) const F_NAME: u32 = 1 << 17;
 /// The first chars (two or more) of a longer name of names.txt in a script without case
-/// ("ソフト" of "ソフトバンク"): a search for names inside unspaced text goes on past it.
+/// ("ソフト" of "ソフトバンク"), or its first words ("new" of "new york"): a search for names
+/// goes on past it.
 pub(super) const F_NAME_PREFIX: u32 = 1 << 18;
 
 /// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
@@ -118,6 +119,12 @@ static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
                 *flags.entry(&word.as_bytes()[..end]).or_insert(0) |= F_NAME_PREFIX;
             }
         }
+        if flag == F_NAME {
+            // "new_york", "rio_de_janeiro": "new" and "rio_de" open a longer name.
+            for (end, _) in word.match_indices('_') {
+                *flags.entry(&word.as_bytes()[..end]).or_insert(0) |= F_NAME_PREFIX;
+            }
+        }
     }
     flags
 });
@@ -128,7 +135,7 @@ static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
 static NAME_FILTER: LazyLock<Box<[u64; NAME_FILTER_WORDS]>> = LazyLock::new(|| {
     let mut bits = Box::new([0; NAME_FILTER_WORDS]);
     for (word, flags) in FLAGS.iter() {
-        if let Some(key) = filter_key(word).filter(|_| flags & F_NAME != 0) {
+        if let Some(key) = filter_key(word).filter(|_| flags & (F_NAME | F_NAME_PREFIX) != 0) {
             bits[key / 64] |= 1 << (key % 64);
         }
     }
@@ -218,4 +225,19 @@ pub(super) fn lookup(word: &str) -> u32 {
         len += c.encode_utf8(slot).len();
     }
     FLAGS.get(&buf[..len]).copied().unwrap_or(0)
+}
+
+/// The flags of words joined by single spaces ("new york", "תל אביב"), looked up as names.txt
+/// writes them, joined by `_`.
+pub(super) fn lookup_phrase(words: &str) -> u32 {
+    let mut buf = [0u8; MAX_LOOKUP_BYTES];
+    let Some(joined) = buf.get_mut(..words.len()) else {
+        return 0;
+    };
+    joined.copy_from_slice(words.as_bytes());
+    joined
+        .iter_mut()
+        .filter(|b| **b == b' ')
+        .for_each(|b| *b = b'_');
+    std::str::from_utf8(joined).map_or(0, lookup)
 }

@@ -300,8 +300,9 @@ struct Scanner<'a> {
     poss: Option<(usize, usize)>,
     /// The run is a title joined by "and the" ("Harry Potter and the Philosopher's Stone").
     title_run: bool,
-    /// The end of the last name taken in a script without case: words before it are in it.
-    caseless_end: usize,
+    /// The end of the last name taken with words after the one read ("محمد العلي", "new
+    /// york"): the words before it are in it.
+    taken_end: usize,
     /// The names found in a token of a script without case, kept to reuse its allocation.
     caseless_spans: Vec<(usize, usize)>,
 }
@@ -325,7 +326,7 @@ impl<'a> Scanner<'a> {
             shape_answers: FnvHashMap::default(),
             poss: None,
             title_run: false,
-            caseless_end: 0,
+            taken_end: 0,
             caseless_spans: Vec::new(),
         }
     }
@@ -652,15 +653,6 @@ impl<'a> Scanner<'a> {
             self.emit_id(b, b + w.len());
             return true;
         }
-        // "คุณวิภา", "กับคุณสมชาย": a Thai title is written onto the name it precedes.
-        let thai = w.starts_with(|c| ('\u{0e00}'..='\u{0e7f}').contains(&c));
-        if let Some(at) = thai.then(|| w.find("คุณ")).flatten() {
-            let name = &w[at + "คุณ".len()..];
-            if (2..=12).contains(&name.chars().count()) {
-                self.emit_id(b + at + "คุณ".len(), b + w.len());
-                return true;
-            }
-        }
         // "الدكتور أحمد منصور", "يا أحمد": an Arabic title or call before one or two words.
         let words = match w {
             "يا" => 1,
@@ -672,7 +664,7 @@ impl<'a> Scanner<'a> {
         if words > 0 {
             if let Some((start, end)) = self.arabic_words_after(b + w.len(), words) {
                 self.emit_id(start, end);
-                self.caseless_end = end;
+                self.taken_end = end;
             }
             self.other();
             return true;
@@ -680,6 +672,17 @@ impl<'a> Scanner<'a> {
         // Names before a title, and listed names ("田中さんと京都で": 田中, 京都), in order.
         let mut spans = std::mem::take(&mut self.caseless_spans);
         spans.clear();
+        // "คุณวิภา", "กับคุณสมชาย": a Thai title is written onto the name it precedes.
+        let thai = w.starts_with(|c| ('\u{0e00}'..='\u{0e7f}').contains(&c));
+        if let Some(at) = thai.then(|| w.find("คุณ")).flatten() {
+            let name = at + "คุณ".len();
+            // The name runs to the word's end, or is a listed one ("คุณสมชายจาก": สมชาย).
+            if let Some(len) = caseless::listed_prefix(&w[name..]) {
+                spans.push((name, name + len));
+            } else if (2..=12).contains(&w[name..].chars().count()) {
+                spans.push((name, w.len()));
+            }
+        }
         // Most words hold no title: one pass for the titles' first chars.
         if w.contains(['さ', '様', '先', 'ち', 'く', '氏', '女', '老', '小', '经']) {
             for (at, _) in w.char_indices() {
@@ -866,6 +869,30 @@ impl<'a> Scanner<'a> {
         };
         (among_latin && !before.is_some_and(caseless) && !after.is_some_and(caseless))
             .then_some(end - b)
+    }
+
+    /// The end of the longest listed name of several lowercase words that opens at `start`
+    /// with the word ending at `end` ("new york", "rio de janeiro"), if any.
+    fn listed_phrase_end(&self, start: usize, mut end: usize) -> Option<usize> {
+        let mut longest = None;
+        while let Some(next) = self.slice(end, self.bytes.len()).strip_prefix(' ') {
+            let len = next
+                .bytes()
+                .position(|b| !b.is_ascii_lowercase())
+                .unwrap_or(next.len());
+            if len == 0 {
+                break;
+            }
+            end += 1 + len;
+            let flags = lookup_phrase(self.slice(start, end));
+            if flags & F_NAME != 0 {
+                longest = Some(end);
+            }
+            if flags & F_NAME_PREFIX == 0 {
+                break;
+            }
+        }
+        longest
     }
 
     // ----- quotes ----------------------------------------------------------------------
@@ -1585,7 +1612,7 @@ impl<'a> Scanner<'a> {
             // Scripts without case: a short word set among Latin words names something
             // ("Meeting with 王小明 in 東京"); within text of its own script, names cannot
             // be told from words.
-            if b < self.caseless_end {
+            if b < self.taken_end {
                 // The second word of a name already taken ("محمد العلي").
                 return false;
             }
@@ -1594,24 +1621,36 @@ impl<'a> Scanner<'a> {
             }
             if let Some(len) = self.caseless_name(w, b) {
                 self.emit_id(b, b + len);
-                self.caseless_end = b + len;
+                self.taken_end = b + len;
             } else if let Some(len) = caseless::korean_name(w) {
                 self.emit_id(b, b + len);
             } else if let Some((s, e)) = caseless::spaced_name(self.slice(b, self.bytes.len())) {
                 self.emit_id(b + s, b + e);
-                self.caseless_end = b + e;
+                self.taken_end = b + e;
             } else {
                 self.other();
             }
             return false;
         }
         if shape.upper == 0 {
+            if b < self.taken_end {
+                // The second word of a name already taken ("york" of "new york").
+                return false;
+            }
             let named = may_be_name(w);
             let flags = if self.run.is_empty() && !named {
                 0
             } else {
                 self.lookup(w)
             };
+            if named && flags & F_NAME_PREFIX != 0 {
+                if let Some(name_end) = self.listed_phrase_end(b, end) {
+                    // "los angeles office", "a flight to new york".
+                    self.emit_id(b, name_end);
+                    self.taken_end = name_end;
+                    return false;
+                }
+            }
             if named && flags & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME {
                 // "ask priya", "flight to lisbon": a listed name typed in lowercase.
                 self.emit_id(b, end);
@@ -2799,7 +2838,10 @@ mod tests {
         for (w, flags) in lexicon {
             assert_eq!(w.to_lowercase(), w);
             assert!(w.len() <= MAX_LOOKUP_BYTES && flags != 0);
-            assert_eq!(lookup(w) & !(F_TLD | F_FILE_EXT | F_NAME), flags);
+            assert_eq!(
+                lookup(w) & !(F_TLD | F_FILE_EXT | F_NAME | F_NAME_PREFIX),
+                flags
+            );
         }
         for (mut list, flag) in word_lists() {
             if flag == F_NAME {
@@ -2813,7 +2855,7 @@ mod tests {
                 assert_eq!(w.to_lowercase(), w);
                 assert!(w.len() <= MAX_LOOKUP_BYTES, "{w:?}");
                 assert!(lookup(w) & flag != 0, "{w:?}");
-                assert!(flag != F_NAME || may_be_name(w), "{w:?}");
+                assert!(flag != F_NAME || w.contains('_') || may_be_name(w), "{w:?}");
             }
         }
         assert_eq!(lookup("com"), F_TLD);
@@ -2823,7 +2865,47 @@ mod tests {
         assert_eq!(lookup("0"), 0);
         assert_eq!(lookup("The"), F_CONNECTOR | F_OBJECT | F_STARTER);
         assert_eq!(lookup("Globex"), 0);
-        assert_eq!(lookup("São"), 0);
+        assert_eq!(lookup("São"), F_NAME_PREFIX);
+        assert_eq!(lookup_phrase("São Paulo"), F_NAME);
+        assert_eq!(lookup("Lisbon"), F_NAME);
+    }
+
+    #[test]
+    fn identifiers_names_without_capitals_or_case() {
+        // Listed names typed in lowercase; words that are also names stay words.
+        check(
+            "ask priya if the invoice came, flight to lisbon",
+            &["priya", "lisbon"],
+        );
+        check("tell will the grace period ends", &[]);
+        check(
+            "los angeles office, then new york",
+            &["los angeles", "new york"],
+        );
+        check("new ideas for rio", &[]);
+        // Chinese: a family name and a given name between particles; listed places.
+        check("我下周和张伟去杭州出差", &["张伟", "杭州"]);
+        check("候选人毕业于清华大学", &["清华大学"]);
+        // Japanese: a title marks a name, a listed name needs none; no name inside a name.
+        check("田中さんと京都で会う", &["田中", "京都"]);
+        check(
+            "山田太郎さんは大阪のソニーで",
+            &["山田太郎", "大阪", "ソニー"],
+        );
+        // Korean, Arabic, Hebrew, Devanagari, Thai.
+        check("박지현이 서울에 왔어요", &["박지현", "서울"]);
+        check("محمد العلي سيزور مكتب دبي", &["محمد العلي", "دبي"]);
+        check("דוד כהן מתל אביב", &["דוד כהן"]);
+        check("यिश הופעה תל אביב", &["תל אביב"]);
+        check("प्रिया शर्मा ने मुंबई से फोन किया", &["प्रिया शर्मा", "मुंबई"]);
+        check("ไปเชียงใหม่กับคุณสมชาย", &["เชียงใหม่", "สมชาย"]);
+        // Among Latin words, a run of words of another script is one name; Chinese clauses
+        // around a Latin term are not.
+        check(
+            "Remind me that דוד כהן from Tel Aviv sent it",
+            &["דוד כהן", "Tel Aviv"],
+        );
+        check("张伟说他那边的 CUDA 版本是 12.1", &["张伟", "CUDA"]);
     }
 
     #[test]
