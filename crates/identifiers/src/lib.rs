@@ -1560,6 +1560,21 @@ impl<'a> Scanner<'a> {
             self.word(b, b + w.len(), Kind::Cap, 0);
             return;
         }
+        // "İstanbul'a", "Koton'dan", "Ali'nin": a Turkish case ending written after a name.
+        const TURKISH_ENDINGS: [&str; 28] = [
+            "a", "da", "dan", "de", "den", "e", "i", "in", "nin", "nun", "ta", "tan", "te", "ten",
+            "u", "un", "ya", "ye", "yi", "yla", "yle", "ı", "ın", "nın", "ü", "ün", "nün", "yı",
+        ];
+        if let Some((base, ending)) = w.split_once(['\'', '’']) {
+            if base.starts_with(char::is_uppercase)
+                && base.chars().count() >= 2
+                && TURKISH_ENDINGS.contains(&ending)
+            {
+                self.cap_word(base, b, lookup(base));
+                self.flush();
+                return;
+            }
+        }
         // "O'Brien", "D'Angelo": capitalised, and every apostrophe is followed by a capital.
         let mut name = w.chars().next().is_some_and(char::is_uppercase);
         let mut after_apos = false;
@@ -3197,6 +3212,12 @@ mod tests {
         check("राहुल जी, कॉल 4 बजे है", &["राहुल"]);
         check("موعد مع الدكتور أحمد منصور في دبي", &["أحمد منصور", "دبي"]);
         check("يا أحمد، هل أرسلت العقد", &["أحمد"]);
+        // A Turkish case ending after an apostrophe is not part of the name.
+        check(
+            "Yarın Ayşe ile İstanbul'a, Koton'dan bir elbise",
+            &["Ayşe", "İstanbul", "Koton"],
+        );
+        check("I'd ask O'Brien, ma'am", &["O'Brien"]);
         // A word before its position is read by chars, never split inside one.
         check("déjà vu: ask May if Réunion à May", &["May", "Réunion"]);
     }
