@@ -126,15 +126,21 @@ const FAMILY_NAMES: [char; 70] = [
 
 /// Chars after which a new word begins in running Chinese (sorted): the particles, prepositions and
 /// common verbs a name is set between ("和张伟去", "张伟说", "是李娜的").
-const CLAUSE_CHARS: [char; 45] = [
-    '不', '与', '也', '了', '从', '会', '刚', '到', '去', '发', '叫', '同', '向', '告', '和', '在',
-    '对', '就', '已', '帮', '很', '打', '找', '把', '是', '替', '有', '来', '没', '由', '的', '等',
-    '约', '给', '被', '要', '见', '让', '说', '请', '跟', '过', '还', '都', '问',
+const CLAUSE_CHARS: [char; 49] = [
+    '不', '与', '也', '了', '从', '会', '刚', '到', '去', '发', '叫', '同', '向', '吗', '吧', '告',
+    '呢', '和', '啊', '在', '对', '就', '已', '帮', '很', '打', '找', '把', '是', '替', '有', '来',
+    '没', '由', '的', '等', '约', '给', '被', '要', '见', '让', '说', '请', '跟', '过', '还', '都',
+    '问',
 ];
 
 /// Whether Chinese text holds a particle or common verb: a clause, not a name ("版本是").
 pub(super) fn reads_as_clause(w: &str) -> bool {
-    w.chars().any(|c| CLAUSE_CHARS.binary_search(&c).is_ok())
+    w.chars().any(is_clause_char)
+}
+
+/// Whether a char is one of [`CLAUSE_CHARS`].
+pub(super) fn is_clause_char(c: char) -> bool {
+    CLAUSE_CHARS.binary_search(&c).is_ok()
 }
 
 /// Words that open with a family name's char but are not names.
@@ -221,6 +227,11 @@ const KOREAN_PARTICLES: [&str; 18] = [
     "랑",
 ];
 
+/// Whether a run of Hangul is one of the particles that follow a name.
+pub(super) fn is_korean_particle(run: &str) -> bool {
+    KOREAN_PARTICLES.contains(&run) || matches!(run, "의" | "도" | "로" | "만" | "께" | "께서")
+}
+
 /// The most common Korean family names that seldom begin an ordinary word.
 const KOREAN_FAMILY_NAMES: [char; 6] = ['김', '박', '최', '윤', '임', '황'];
 
@@ -255,37 +266,35 @@ const ARABIC_NOT_SURNAMES: [&str; 6] = ["الأسبوع", "الساعة", "ال�
 pub(super) fn spaced_name(rest: &str) -> Option<(usize, usize)> {
     let word_len = |s: &str| {
         s.find(|c: char| !c.is_alphabetic() && !super::is_mark(c) && !super::is_indic_sign(c))
+            .unwrap_or(s.len())
     };
-    let first = &rest[..word_len(rest).unwrap_or(rest.len())];
-    if let Some(next) = rest[first.len()..].strip_prefix(' ') {
-        // "תל אביב": a listed name of two words.
-        let both = first.len() + 1 + word_len(next).unwrap_or(next.len());
-        if lookup_phrase(&rest[..both]) & F_NAME != 0 {
-            return Some((0, both));
+    let word = &rest[..word_len(rest)];
+    // The name, or the name after a one-letter prefix: Arabic "و" "ب" "ل" "ف" ("and", "in",
+    // "to", "so"), Hebrew "ב" "ל" "מ" "ה" "ו" "ש" "כ" ("בתל אביב", "לנועה").
+    let prefixed = word
+        .strip_prefix(['و', 'ب', 'ل', 'ف', 'ב', 'ל', 'מ', 'ה', 'ו', 'ש', 'כ'])
+        .filter(|w| w.chars().count() >= 2)
+        .map(|w| word.len() - w.len());
+    for start in [Some(0), prefixed].into_iter().flatten() {
+        let first = &word[start..];
+        let next = rest[word.len()..].strip_prefix(' ');
+        let second = next.map_or("", |next| &next[..word_len(next)]);
+        let both = word.len() + 1 + second.len();
+        if !second.is_empty() && lookup_phrase(&rest[start..both]) & F_NAME != 0 {
+            // "תל אביב": a listed name of two words.
+            return Some((start, both));
         }
-    }
-    let start = if listed(first) {
-        0
-    } else {
-        let prefixed = first
-            .strip_prefix(['و', 'ب', 'ل', 'ف'])
-            .filter(|w| listed(w))?;
-        first.len() - prefixed.len()
-    };
-    let mut end = first.len();
-    if let Some(next) = rest[end..].strip_prefix(' ') {
-        let second = &next[..word_len(next).unwrap_or(next.len())];
+        if !listed(first) {
+            continue;
+        }
         let arabic_family = second.starts_with("ال")
             && second.chars().count() >= 4
             && !ARABIC_NOT_SURNAMES.contains(&second);
-        if !second.is_empty()
-            && !is_thai(second.chars().next()?)
-            && (listed(second) || arabic_family)
-        {
-            end += 1 + second.len();
-        }
+        let family =
+            !second.is_empty() && !second.starts_with(is_thai) && (listed(second) || arabic_family);
+        return Some((start, if family { both } else { word.len() }));
     }
-    Some((start, end))
+    None
 }
 
 #[cfg(test)]

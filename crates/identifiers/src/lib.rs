@@ -11,7 +11,7 @@
 //! expression:
 //!
 //! 1. The main loop walks the bytes, decoding chars as it goes. It recognises quoted strings
-//!    (`"…"`, `“…”`, `'…'`, `‘…’`, `` `…` ``, `«…»`)
+//!    (`"…"`, `“…”`, `'…'`, `‘…’`, `` `…` ``, `«…»`, `「…」`, `『…』`, `《…》`)
 //!    with an amortised closer search (each character is examined at most once per quote
 //!    kind; a quote is at most [`MAX_QUOTE_CHARS`] long and never spans a line break), takes
 //!    URLs whole, and cuts everything else into tokens of word characters and in-word
@@ -289,7 +289,7 @@ struct Scanner<'a> {
     sentence_start: bool,
     /// The last lowercase word (byte range), looked up only when a number follows it.
     cue_word: Option<(usize, usize)>,
-    memos: [Memo; 6],
+    memos: [Memo; 9],
     /// The answers of the regex shapes for tokens already asked about: a long paste repeats
     /// its hosts, ids and addresses (logs, threads), and each distinct token pays the regex
     /// engine once (at most [`MAX_SHAPE_ANSWERS`] kept).
@@ -322,7 +322,7 @@ impl<'a> Scanner<'a> {
             overflow: false,
             sentence_start: true,
             cue_word: None,
-            memos: [Memo::default(); 6],
+            memos: [Memo::default(); 9],
             shape_answers: FnvHashMap::default(),
             poss: None,
             title_run: false,
@@ -467,9 +467,15 @@ impl<'a> Scanner<'a> {
             if is_token_char(c) {
                 let (mut j, mut count) = (i + len, 1);
                 let mut letters = c.is_ascii_alphabetic();
+                // Chinese, Japanese and Korean words run into Latin ones without a space
+                // ("我和Emily约在上海", "iCloudに", "KAIST에서"): a token is either.
+                let cjk = is_cjk_letter(c);
                 while let Some(&b) = self.bytes.get(j) {
                     // ASCII, byte by byte; other chars decoded.
                     let dl = if b < 0x80 {
+                        if cjk {
+                            break;
+                        }
                         // "1,250,000": a comma between digits groups thousands only when three
                         // digits follow it ("web-01,10.0.3.7" in a CSV row is two cells).
                         let digit = |p: usize| self.bytes.get(p).is_some_and(u8::is_ascii_digit);
@@ -485,7 +491,12 @@ impl<'a> Scanner<'a> {
                         1
                     } else {
                         match self.ch_multibyte(j) {
-                            Some((d, dl)) if is_token_char(d) => dl,
+                            Some((d, dl))
+                                if is_token_char(d)
+                                    && (cjk || !is_cjk_letter(d) || self.names_with(j, d)) =>
+                            {
+                                dl
+                            }
                             _ => break,
                         }
                     };
@@ -515,6 +526,19 @@ impl<'a> Scanner<'a> {
             ci += 1;
         }
         self.flush();
+    }
+
+    /// Whether the Hangul from byte `j` (its first char `d`), written onto the Latin before it,
+    /// is part of one name with it ("LG전자", "SK하이닉스") rather than a particle after it
+    /// ("KAIST에서", "iPhone을").
+    fn names_with(&self, j: usize, d: char) -> bool {
+        let hangul = |c: char| ('\u{ac00}'..='\u{d7a3}').contains(&c);
+        if !hangul(d) {
+            return false;
+        }
+        let rest = self.slice(j, self.bytes.len());
+        let run = &rest[..rest.find(|c| !hangul(c)).unwrap_or(rest.len())];
+        !caseless::is_korean_particle(run)
     }
 
     /// Where the line holding byte `i` ends (its line break, or the text's end).
@@ -690,10 +714,11 @@ impl<'a> Scanner<'a> {
                     continue;
                 }
                 let head = &w[..at];
+                // In Chinese the name starts after a particle or verb ("和王老师": 王).
                 let start = head
                     .char_indices()
                     .rev()
-                    .take_while(|&(_, c)| name_char(c))
+                    .take_while(|&(_, c)| name_char(c) && !caseless::is_clause_char(c))
                     .last()
                     .map_or(at, |(i, _)| i);
                 if (1..=5).contains(&head[start..].chars().count()) {
@@ -797,6 +822,12 @@ impl<'a> Scanner<'a> {
             // Not among Latin words: the common case, decided first.
             return None;
         }
+        let glued = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+        if glued(self.prev(b)) || glued(self.ch(b + w.len()).map(|(c, _)| c)) {
+            // Written onto a Latin word, it is a particle or the rest of a sentence in its
+            // own script ("KAIST에서", "LINEで中村さんから").
+            return None;
+        }
         let honorific_end = matches!(
             w.chars().next_back(),
             Some('ん' | 'ま' | '様' | '生' | 'く' | '씨' | '님')
@@ -871,6 +902,23 @@ impl<'a> Scanner<'a> {
             .then_some(end - b)
     }
 
+    /// Whether the word at `b` follows a lowercase honorific ("dr. okafor", "mrs kowalski").
+    fn after_lowercase_honorific(&self, b: usize) -> bool {
+        self.cue_word.is_some_and(|(s, e)| {
+            let between = self.slice(e, b);
+            // "the dr. said": after a determiner it is a noun, not a title.
+            let determiner = matches!(
+                self.word_before(s),
+                "the" | "a" | "my" | "your" | "our" | "his" | "her" | "their" | "this" | "that"
+            );
+            let title = self.slice(s, e);
+            (between == ". " || (between == " " && matches!(title, "mr" | "mrs" | "ms" | "dr")))
+                && self.bytes[s].is_ascii_lowercase()
+                && lookup(title) & F_HONORIFIC != 0
+                && !determiner
+        })
+    }
+
     /// The end of the longest listed name of several lowercase words that opens at `start`
     /// with the word ending at `end` ("new york", "rio de janeiro"), if any.
     fn listed_phrase_end(&self, start: usize, mut end: usize) -> Option<usize> {
@@ -913,6 +961,10 @@ impl<'a> Scanner<'a> {
             '\'' => 3,
             '`' => 4,
             '«' => 5,
+            // The brackets Chinese, Japanese and Korean quote titles and names with.
+            '「' => 6,
+            '『' => 7,
+            '《' => 8,
             _ => return None,
         };
         let (next, _) = self.ch(i + len)?;
@@ -947,7 +999,10 @@ impl<'a> Scanner<'a> {
                     && !self.ch(p + len).is_some_and(|(d, _)| is_wordish(d))
             }
             4 => c == '`',
-            _ => c == '»',
+            5 => c == '»',
+            6 => c == '」',
+            7 => c == '』',
+            _ => c == '》',
         }
     }
 
@@ -1303,6 +1358,12 @@ impl<'a> Scanner<'a> {
                 return self.classify_core(value, b + key.len() + 1);
             }
         }
+        if shape.colon && shape.slash && has_url_scheme(w) {
+            // "postgres://db.internal:5432/orders", "redis://cache:6379", a URL after
+            // "SENTRY_DSN=": any scheme, where the scanner's URL start knows the common ones.
+            self.emit_id(b, end);
+            return false;
+        }
         if shape.colon {
             if is_iso_datetime(w) {
                 self.other();
@@ -1651,6 +1712,13 @@ impl<'a> Scanner<'a> {
             if b < self.taken_end {
                 // The second word of a name already taken ("york" of "new york").
                 return false;
+            }
+            if self.after_lowercase_honorific(b) {
+                // "dr. okafor", "ms. carter": a family name typed in lowercase.
+                if lookup(w) & (F_STARTER | F_COMMON | F_MID_DROP | F_TIME | F_HONORIFIC) == 0 {
+                    self.emit_id(b, end);
+                    return false;
+                }
             }
             let named = may_be_name(w);
             let flags = if self.run.is_empty() && !named {
@@ -2566,6 +2634,18 @@ fn is_g_dropping(w: &str) -> bool {
 }
 
 /// `C:\Users\maria\budget.xlsx`, `\\fileserver\shared`, `.\scripts\deploy.ps1`.
+/// `scheme://rest`, the scheme a letter then letters, digits, `+`, `-` or `.` (RFC 3986).
+fn has_url_scheme(w: &str) -> bool {
+    w.split_once("://").is_some_and(|(scheme, rest)| {
+        !rest.is_empty()
+            && scheme.len() <= 16
+            && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+    })
+}
+
 fn is_windows_path(w: &str) -> bool {
     let b = w.as_bytes();
     let drive = b.len() > 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'\\';
@@ -2910,7 +2990,7 @@ mod tests {
         // Korean, Arabic, Hebrew, Devanagari, Thai.
         check("박지현이 서울에 왔어요", &["박지현", "서울"]);
         check("محمد العلي سيزور مكتب دبي", &["محمد العلي", "دبي"]);
-        check("דוד כהן מתל אביב", &["דוד כהן"]);
+        check("דוד כהן מתל אביב", &["דוד כהן", "תל אביב"]);
         check("यिश הופעה תל אביב", &["תל אביב"]);
         check("प्रिया शर्मा ने मुंबई से फोन किया", &["प्रिया शर्मा", "मुंबई"]);
         check("ไปเชียงใหม่กับคุณสมชาย", &["เชียงใหม่", "สมชาย"]);
