@@ -232,6 +232,21 @@ pub(super) fn is_korean_particle(run: &str) -> bool {
     KOREAN_PARTICLES.contains(&run) || matches!(run, "의" | "도" | "로" | "만" | "께" | "께서")
 }
 
+/// What a Korean place's name runs on into: a university, bank, hospital, airport, station,
+/// district or branch.
+const KOREAN_PLACE_SUFFIXES: [&str; 10] = [
+    "대학교",
+    "대학",
+    "은행",
+    "병원",
+    "공항",
+    "역",
+    "동",
+    "구",
+    "시",
+    "점",
+];
+
 /// The most common Korean family names that seldom begin an ordinary word.
 const KOREAN_FAMILY_NAMES: [char; 6] = ['김', '박', '최', '윤', '임', '황'];
 
@@ -245,7 +260,12 @@ pub(super) fn korean_name(word: &str) -> Option<usize> {
         .iter()
         .find_map(|p| word.strip_suffix(p).filter(|s| s.chars().count() >= 2));
     let stem = stripped.unwrap_or(word);
-    if listed(stem) {
+    // "서울대학교", "강남역", "성수동": a listed name and the institution or district there.
+    let place = KOREAN_PLACE_SUFFIXES
+        .iter()
+        .find_map(|s| stem.strip_suffix(s))
+        .unwrap_or(stem);
+    if listed(stem) || listed(place) {
         return Some(stem.len());
     }
     let mut syllables = stem.chars();

@@ -1839,6 +1839,22 @@ impl<'a> Scanner<'a> {
             self.sentence_start = true;
             flags |= F_COMMON;
         }
+        let cyrillic_or_greek =
+            |c: char| matches!(c, '\u{0370}'..='\u{03ff}' | '\u{0400}'..='\u{04ff}');
+        if self.run.is_empty() && self.sentence_start && w.starts_with(cyrillic_or_greek) {
+            // "Напомни мне…", "Сколько стоит…", "Θύμισέ μου…": in Russian, Ukrainian and
+            // Greek chat a sentence opens with a verb, a question word or a noun far more
+            // often than with a name; before a lowercase word of its script or a number it is
+            // read as one (18 such openings in the tuning sets, no name among them).
+            let next = self.slice(b + w.len(), self.bytes.len());
+            if next
+                .strip_prefix(' ')
+                .and_then(|n| n.chars().next())
+                .is_some_and(|c| (c.is_lowercase() && cyrillic_or_greek(c)) || c.is_ascii_digit())
+            {
+                flags |= F_STARTER;
+            }
+        }
         self.word(b, b + w.len(), Kind::Cap, flags);
         flags & F_ABBREV_JOIN != 0
     }
@@ -2480,9 +2496,15 @@ fn leading_number_fits(rest: &[El], street: bool) -> bool {
 /// Combining marks (decomposed accents) count as part of a word.
 #[inline(always)]
 fn is_mark(c: char) -> bool {
+    // 200C, 200D: the zero-width (non-)joiners inside Persian and Indic words ("دیجی‌کالا").
     matches!(
         c as u32,
-        0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F
+        0x0300..=0x036F
+            | 0x1AB0..=0x1AFF
+            | 0x1DC0..=0x1DFF
+            | 0x200C..=0x200D
+            | 0x20D0..=0x20FF
+            | 0xFE20..=0xFE2F
     )
 }
 
