@@ -470,6 +470,8 @@ impl<'a> Scanner<'a> {
                 // Chinese, Japanese and Korean words run into Latin ones without a space
                 // ("我和Emily约在上海", "iCloudに", "KAIST에서"): a token is either.
                 let cjk = is_cjk_letter(c);
+                // "@李明": a handle is written in any script.
+                let handle = c == '@';
                 while let Some(&b) = self.bytes.get(j) {
                     // ASCII, byte by byte; other chars decoded.
                     let dl = if b < 0x80 {
@@ -493,7 +495,10 @@ impl<'a> Scanner<'a> {
                         match self.ch_multibyte(j) {
                             Some((d, dl))
                                 if is_token_char(d)
-                                    && (cjk || !is_cjk_letter(d) || self.names_with(j, d)) =>
+                                    && (cjk
+                                        || handle
+                                        || !is_cjk_letter(d)
+                                        || self.names_with(j, d)) =>
                             {
                                 dl
                             }
@@ -693,6 +698,22 @@ impl<'a> Scanner<'a> {
             self.other();
             return true;
         }
+        // "بنك الراجحي", "جامعة الملك سعود", "دانشگاه شریف": a bank, university or hospital
+        // and its name, one name; "شركة أمازون": a company's name after the word.
+        let (institution, words) = match w {
+            "بنك" | "جامعة" | "مستشفى" => (true, 2),
+            "بانک" | "دانشگاه" | "بیمارستان" => (true, 1),
+            "شركة" | "شرکت" => (false, 1),
+            _ => (false, 0),
+        };
+        if words > 0 {
+            if let Some((start, end)) = self.arabic_words_after(b + w.len(), words) {
+                self.emit_id(if institution { b } else { start }, end);
+                self.taken_end = end;
+            }
+            self.other();
+            return true;
+        }
         // Names before a title, and listed names ("田中さんと京都で": 田中, 京都), in order.
         let mut spans = std::mem::take(&mut self.caseless_spans);
         spans.clear();
@@ -715,10 +736,11 @@ impl<'a> Scanner<'a> {
                 }
                 let head = &w[..at];
                 // In Chinese the name starts after a particle or verb ("和王老师": 王).
+                let chinese = !w.contains(|c| ('\u{3040}'..='\u{30ff}').contains(&c));
                 let start = head
                     .char_indices()
                     .rev()
-                    .take_while(|&(_, c)| name_char(c) && !caseless::is_clause_char(c))
+                    .take_while(|&(_, c)| name_char(c) && !(chinese && caseless::is_clause_char(c)))
                     .last()
                     .map_or(at, |(i, _)| i);
                 if (1..=5).contains(&head[start..].chars().count()) {
@@ -761,7 +783,7 @@ impl<'a> Scanner<'a> {
     /// Up to `most` Arabic words right after byte `p` (one space before each), stopping at a
     /// preposition or particle ("في", "من"…) and at punctuation: the span, if any.
     fn arabic_words_after(&self, p: usize, most: usize) -> Option<(usize, usize)> {
-        const STOP: [&str; 10] = [
+        const STOP: [&str; 17] = [
             "في",
             "من",
             "إلى",
@@ -772,8 +794,18 @@ impl<'a> Scanner<'a> {
             "الساعة",
             "و",
             "هل",
+            "أمس",
+            "از",
+            "در",
+            "به",
+            "را",
+            "که",
+            "با",
         ];
-        let arabic = |c: char| ('\u{0620}'..='\u{064a}').contains(&c);
+        // Arabic letters and those Persian and Urdu add (پ چ ژ گ ک ی ہ…).
+        let arabic = |c: char| {
+            ('\u{0620}'..='\u{064a}').contains(&c) || ('\u{0671}'..='\u{06d3}').contains(&c)
+        };
         let (mut end, mut taken) = (p, 0);
         while taken < most {
             let rest = self.slice(end, self.bytes.len());
@@ -854,6 +886,7 @@ impl<'a> Scanner<'a> {
         if !fits(name) {
             return None;
         }
+
         let caseless = |c: char| {
             is_cjk_letter(c) || (c.is_alphabetic() && !c.is_uppercase() && !c.is_lowercase())
         };
@@ -890,6 +923,9 @@ impl<'a> Scanner<'a> {
             {
                 return None;
             }
+        }
+        if words == 1 && words_ahead_of_latin_are_clause(name) {
+            return None;
         }
         // Words of a sentence in that script meet a Latin name on one side ("KTX 예매 좀
         // 도와줘"); a name of several words is set between Latin words.
@@ -2656,6 +2692,25 @@ fn is_g_dropping(w: &str) -> bool {
 }
 
 /// `C:\Users\maria\budget.xlsx`, `\\fileserver\shared`, `.\scripts\deploy.ps1`.
+/// Whether one word of a script without case, set among Latin words, reads as part of a
+/// sentence rather than a name: Thai runs its words together, so a word between spaces is a
+/// phrase or a particle ("ครับ", "ได้ไหม"); a Korean word ending in a particle or a verb
+/// ending is not a bare name ("호스트는", "입니다").
+fn words_ahead_of_latin_are_clause(w: &str) -> bool {
+    let Some(last) = w.chars().next_back() else {
+        return false;
+    };
+    // Not 은 and 이, which end given names too ("김지은").
+    const ENDINGS: [&str; 13] = [
+        "는", "를", "을", "가", "도", "의", "에서", "에게", "한테", "으로", "까지", "부터", "이랑",
+    ];
+    w.starts_with(|c| ('\u{0e00}'..='\u{0e7f}').contains(&c))
+        || (('\u{ac00}'..='\u{d7a3}').contains(&last)
+            && w.chars().count() > 1
+            && (matches!(last, '다' | '요' | '죠' | '까')
+                || ENDINGS.iter().any(|e| w.ends_with(e))))
+}
+
 /// `scheme://rest`, the scheme a letter then letters, digits, `+`, `-` or `.` (RFC 3986).
 fn has_url_scheme(w: &str) -> bool {
     w.split_once("://").is_some_and(|(scheme, rest)| {
