@@ -469,15 +469,24 @@ impl<'a> Scanner<'a> {
                 let mut letters = c.is_ascii_alphabetic();
                 // Chinese, Japanese and Korean words run into Latin ones without a space
                 // ("我和Emily约在上海", "iCloudに", "KAIST에서"): a token is either.
-                let cjk = is_cjk_letter(c);
+                if !c.is_ascii() && is_cjk_letter(c) {
+                    // Up to the next ASCII char or break.
+                    while let Some((d, dl)) = self.ch(j).filter(|&(d, _)| !d.is_ascii()) {
+                        if !is_token_char(d) {
+                            break;
+                        }
+                        j += dl;
+                        count += 1;
+                    }
+                    self.token(i, j, count);
+                    (i, ci) = (j, ci + count);
+                    continue;
+                }
                 // "@李明": a handle is written in any script.
                 let handle = c == '@';
                 while let Some(&b) = self.bytes.get(j) {
                     // ASCII, byte by byte; other chars decoded.
                     let dl = if b < 0x80 {
-                        if cjk {
-                            break;
-                        }
                         // "1,250,000": a comma between digits groups thousands only when three
                         // digits follow it ("web-01,10.0.3.7" in a CSV row is two cells).
                         let digit = |p: usize| self.bytes.get(p).is_some_and(u8::is_ascii_digit);
@@ -495,10 +504,7 @@ impl<'a> Scanner<'a> {
                         match self.ch_multibyte(j) {
                             Some((d, dl))
                                 if is_token_char(d)
-                                    && (cjk
-                                        || handle
-                                        || !is_cjk_letter(d)
-                                        || self.names_with(j, d)) =>
+                                    && (handle || !is_cjk_letter(d) || self.names_with(j, d)) =>
                             {
                                 dl
                             }
@@ -637,9 +643,12 @@ impl<'a> Scanner<'a> {
         enough.then_some(end)
     }
 
-    /// Names a title follows in text without case or spaces: "田中さんと京都で" (田中), "김민준
-    /// 씨랑" (김민준), "佐藤様". The name is the run of Han, Katakana or Hangul right before the
-    /// title (Hiragana spells grammar). Emits each and returns whether there was one.
+    /// Names a title marks in text without case or spaces: "田中さんと京都で" (田中), "김민준
+    /// 씨랑" (김민준), "佐藤様" (the run of Han, Katakana or Hangul right before the title;
+    /// Hiragana spells grammar), "الدكتور أحمد منصور"; else the word as a whole when it is set
+    /// among Latin words (`caseless_name`); else the listed names and Chinese given names
+    /// inside an unspaced word (`caseless::names_in_unspaced`). Emits each, in order, and
+    /// returns whether there was one.
     fn titled_caseless_names(&mut self, w: &str, b: usize) -> bool {
         const TITLES: [&str; 11] = [
             "さん",
@@ -748,10 +757,14 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
-        if spans.is_empty() && self.caseless_name(w, b).is_some() {
-            // A word set among Latin words is the name as a whole ("Meeting with 王小明").
-            self.caseless_spans = spans;
-            return false;
+        if spans.is_empty() {
+            if let Some(len) = self.caseless_name(w, b) {
+                // A word set among Latin words is the name as a whole ("Meeting with 王小明").
+                self.emit_id(b, b + len);
+                self.taken_end = b + len;
+                self.caseless_spans = spans;
+                return true;
+            }
         }
         // Han, kana and Thai run words together; Korean, like the other scripts, spaces them.
         let unspaced = w
@@ -940,19 +953,27 @@ impl<'a> Scanner<'a> {
 
     /// Whether the word at `b` follows a lowercase honorific ("dr. okafor", "mrs kowalski").
     fn after_lowercase_honorific(&self, b: usize) -> bool {
-        self.cue_word.is_some_and(|(s, e)| {
-            let between = self.slice(e, b);
-            // "the dr. said": after a determiner it is a noun, not a title.
-            let determiner = matches!(
-                self.word_before(s),
-                "the" | "a" | "my" | "your" | "our" | "his" | "her" | "their" | "this" | "that"
-            );
-            let title = self.slice(s, e);
-            (between == ". " || (between == " " && matches!(title, "mr" | "mrs" | "ms" | "dr")))
-                && self.bytes[s].is_ascii_lowercase()
-                && lookup(title) & F_HONORIFIC != 0
-                && !determiner
-        })
+        let Some((s, e)) = self.cue_word else {
+            return false;
+        };
+        // At most "prof", then ". " or " ": most words are ruled out here.
+        if e - s > 4 || b - e > 2 || b - e == 0 {
+            return false;
+        }
+        let between = self.slice(e, b);
+        let title = self.slice(s, e);
+        // Cheap tests first: this runs at every lowercase word after another.
+        if !(between == ". " || (between == " " && matches!(title, "mr" | "mrs" | "ms" | "dr")))
+            || !title.starts_with(|c: char| c.is_ascii_lowercase())
+            || lookup(title) & F_HONORIFIC == 0
+        {
+            return false;
+        }
+        // "the dr. said": after a determiner it is a noun, not a title.
+        !matches!(
+            self.word_before(s),
+            "the" | "a" | "my" | "your" | "our" | "his" | "her" | "their" | "this" | "that"
+        )
     }
 
     /// The end of the longest listed name of several lowercase words that opens at `start`
@@ -1721,27 +1742,7 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if shape.upper == 0 && shape.lower == 0 {
-            // Scripts without case: a short word set among Latin words names something
-            // ("Meeting with 王小明 in 東京"); within text of its own script, names cannot
-            // be told from words.
-            if b < self.taken_end {
-                // The second word of a name already taken ("محمد العلي").
-                return false;
-            }
-            if self.titled_caseless_names(w, b) {
-                return false;
-            }
-            if let Some(len) = self.caseless_name(w, b) {
-                self.emit_id(b, b + len);
-                self.taken_end = b + len;
-            } else if let Some(len) = caseless::korean_name(w) {
-                self.emit_id(b, b + len);
-            } else if let Some((s, e)) = caseless::spaced_name(self.slice(b, self.bytes.len())) {
-                self.emit_id(b + s, b + e);
-                self.taken_end = b + e;
-            } else {
-                self.other();
-            }
+            self.caseless_word(w, b);
             return false;
         }
         if shape.upper == 0 {
@@ -1749,32 +1750,19 @@ impl<'a> Scanner<'a> {
                 // The second word of a name already taken ("york" of "new york").
                 return false;
             }
-            if self.after_lowercase_honorific(b) {
-                // "dr. okafor", "ms. carter": a family name typed in lowercase.
-                if lookup(w) & (F_STARTER | F_COMMON | F_MID_DROP | F_TIME | F_HONORIFIC) == 0 {
-                    self.emit_id(b, end);
-                    return false;
-                }
-            }
             let named = may_be_name(w);
-            let flags = if self.run.is_empty() && !named {
+            // A title of at most four letters right before ("dr. okafor"): checked inline.
+            let titled = self.cue_word.is_some_and(|(s, e)| {
+                e - s <= 4 && matches!(self.bytes.get(e..b), Some(b" " | b". "))
+            });
+            if (named || titled) && self.lowercase_name(w, b, named) {
+                return false;
+            }
+            let flags = if self.run.is_empty() {
                 0
             } else {
                 self.lookup(w)
             };
-            if named && flags & F_NAME_PREFIX != 0 {
-                if let Some(name_end) = self.listed_phrase_end(b, end) {
-                    // "los angeles office", "a flight to new york".
-                    self.emit_id(b, name_end);
-                    self.taken_end = name_end;
-                    return false;
-                }
-            }
-            if named && flags & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME {
-                // "ask priya", "flight to lisbon": a listed name typed in lowercase.
-                self.emit_id(b, end);
-                return false;
-            }
             let joined = if flags & F_CONNECTOR != 0 {
                 self.try_conn(flags, w == "of")
             } else if w == "and" && self.the_title_follows(end) {
@@ -1825,6 +1813,61 @@ impl<'a> Scanner<'a> {
             return false;
         }
         self.cap_word(w, b, flags)
+    }
+
+    /// A word of a script without case (see `alnum`): a short word set among Latin words names
+    /// something ("Meeting with 王小明 in 東京"); within text of its own script, a title, a
+    /// listed name or a name's shape does (`caseless.rs`). Out of line: it keeps `alnum`, which
+    /// every word passes through, small.
+    #[inline(never)]
+    fn caseless_word(&mut self, w: &'a str, b: usize) {
+        if b < self.taken_end {
+            // The second word of a name already taken ("محمد العلي").
+            return;
+        }
+        if self.titled_caseless_names(w, b) {
+            return;
+        }
+        if let Some(len) = caseless::korean_name(w) {
+            self.emit_id(b, b + len);
+        } else if let Some((s, e)) = caseless::spaced_name(self.slice(b, self.bytes.len())) {
+            self.emit_id(b + s, b + e);
+            self.taken_end = b + e;
+        } else {
+            self.other();
+        }
+    }
+
+    /// A lowercase word at `b` that names something: a family name after "dr.", a listed name
+    /// or the first word of one (`named`: it may be listed). Emits it and returns true.
+    #[inline(never)]
+    fn lowercase_name(&mut self, w: &'a str, b: usize, named: bool) -> bool {
+        let end = b + w.len();
+        if self.after_lowercase_honorific(b)
+            && lookup(w) & (F_STARTER | F_COMMON | F_MID_DROP | F_TIME | F_HONORIFIC) == 0
+        {
+            // "dr. okafor", "ms. carter": a family name typed in lowercase.
+            self.emit_id(b, end);
+            return true;
+        }
+        if !named {
+            return false;
+        }
+        let flags = self.lookup(w);
+        if flags & F_NAME_PREFIX != 0 {
+            if let Some(name_end) = self.listed_phrase_end(b, end) {
+                // "los angeles office", "a flight to new york".
+                self.emit_id(b, name_end);
+                self.taken_end = name_end;
+                return true;
+            }
+        }
+        if flags & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME {
+            // "ask priya", "flight to lisbon": a listed name typed in lowercase.
+            self.emit_id(b, end);
+            return true;
+        }
+        false
     }
 
     /// A capitalised word ("Berlin", "Dr", "Monday", "St").
