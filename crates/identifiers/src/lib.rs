@@ -643,13 +643,12 @@ impl<'a> Scanner<'a> {
         enough.then_some(end)
     }
 
-    /// Names a title marks in text without case or spaces: "田中さんと京都で" (田中), "김민준
-    /// 씨랑" (김민준), "佐藤様" (the run of Han, Katakana or Hangul right before the title;
-    /// Hiragana spells grammar), "الدكتور أحمد منصور"; else the word as a whole when it is set
-    /// among Latin words (`caseless_name`); else the listed names and Chinese given names
-    /// inside an unspaced word (`caseless::names_in_unspaced`). Emits each, in order, and
+    /// Names in a word of Chinese, Japanese or Thai, which run words together: before a
+    /// title ("田中さんと京都で": 田中; "佐藤様", "王老师", "คุณวิภา"); else the word as a whole
+    /// when it is set among Latin words (`caseless_name`); and the listed names and Chinese
+    /// given names inside it (`caseless::names_in_unspaced`: 京都). Emits each, in order, and
     /// returns whether there was one.
-    fn titled_caseless_names(&mut self, w: &str, b: usize) -> bool {
+    fn unspaced_names(&mut self, w: &str, b: usize) -> bool {
         const TITLES: [&str; 11] = [
             "さん",
             "さま",
@@ -664,81 +663,24 @@ impl<'a> Scanner<'a> {
             "经理",
         ];
         let name_char = |c: char| {
-            ('\u{4e00}'..='\u{9fff}').contains(&c)
-                || ('\u{30a0}'..='\u{30ff}').contains(&c)
-                || ('\u{ac00}'..='\u{d7a3}').contains(&c)
+            ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{30a0}'..='\u{30ff}').contains(&c)
         };
-        // "김민준 씨랑", "김민준 팀장님한테", "박지은 선생님이": a Korean title is the next word
-        // (씨, or a word with 님: 팀장님 is "team lead", and 선생님 alone a word, not a name).
-        let korean_title_follows = || {
-            let next = self.slice(b + w.len(), self.bytes.len());
-            next.strip_prefix(' ')
-                .map(|n| &n[..n.find(char::is_whitespace).unwrap_or(n.len())])
-                .is_some_and(|n| n.starts_with('씨') || n.contains('님'))
-        };
-        if w.starts_with(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c))
-            && (2..=4).contains(&w.chars().count())
-            && w.chars().all(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c))
-            && korean_title_follows()
-        {
-            self.emit_id(b, b + w.len());
-            return true;
-        }
-        // "राहुल जी": a Hindi title is the next word.
-        if ('\u{0900}'..='\u{097f}').contains(&w.chars().next().unwrap_or(' '))
-            && self.slice(b + w.len(), self.bytes.len()).starts_with(" जी")
-        {
-            self.emit_id(b, b + w.len());
-            return true;
-        }
-        // "الدكتور أحمد منصور", "يا أحمد": an Arabic title or call before one or two words.
-        let words = match w {
-            "يا" => 1,
-            "الدكتور" | "الدكتورة" | "السيد" | "السيدة" | "الأستاذ" | "الأستاذة" | "المهندس" => {
-                2
-            }
-            _ => 0,
-        };
-        if words > 0 {
-            if let Some((start, end)) = self.arabic_words_after(b + w.len(), words) {
-                self.emit_id(start, end);
-                self.taken_end = end;
-            }
-            self.other();
-            return true;
-        }
-        // "بنك الراجحي", "جامعة الملك سعود", "دانشگاه شریف": a bank, university or hospital
-        // and its name, one name; "شركة أمازون": a company's name after the word.
-        let (institution, words) = match w {
-            "بنك" | "جامعة" | "مستشفى" => (true, 2),
-            "بانک" | "دانشگاه" | "بیمارستان" => (true, 1),
-            "شركة" | "شرکت" => (false, 1),
-            _ => (false, 0),
-        };
-        if words > 0 {
-            if let Some((start, end)) = self.arabic_words_after(b + w.len(), words) {
-                self.emit_id(if institution { b } else { start }, end);
-                self.taken_end = end;
-            }
-            self.other();
-            return true;
-        }
-        // Names before a title, and listed names ("田中さんと京都で": 田中, 京都), in order.
         let mut spans = std::mem::take(&mut self.caseless_spans);
         spans.clear();
-        // "คุณวิภา", "กับคุณสมชาย": a Thai title is written onto the name it precedes.
-        let thai = w.starts_with(|c| ('\u{0e00}'..='\u{0e7f}').contains(&c));
-        if let Some(at) = thai.then(|| w.find("คุณ")).flatten() {
-            let name = at + "คุณ".len();
-            // The name runs to the word's end, or is a listed one ("คุณสมชายจาก": สมชาย).
-            if let Some(len) = caseless::listed_prefix(&w[name..]) {
-                spans.push((name, name + len));
-            } else if (2..=12).contains(&w[name..].chars().count()) {
-                spans.push((name, w.len()));
+        if w.starts_with(|c| ('\u{0e00}'..='\u{0e7f}').contains(&c)) {
+            // "คุณวิภา", "กับคุณสมชาย": a Thai title is written onto the name it precedes.
+            if let Some(at) = w.find("คุณ") {
+                let name = at + "คุณ".len();
+                // The name runs to the word's end, or is a listed one ("คุณสมชายจาก": สมชาย).
+                if let Some(len) = caseless::listed_prefix(&w[name..]) {
+                    spans.push((name, name + len));
+                } else if (2..=12).contains(&w[name..].chars().count()) {
+                    spans.push((name, w.len()));
+                }
             }
-        }
-        // Most words hold no title: one pass for the titles' first chars.
-        if w.contains(['さ', '様', '先', 'ち', 'く', '氏', '女', '老', '小', '经']) {
+        } else if w.contains(['さ', '様', '先', 'ち', 'く', '氏', '女', '老', '小', '经'])
+        {
+            // Most words hold no title: one pass for the titles' first chars.
             for (at, _) in w.char_indices() {
                 if !TITLES.iter().any(|t| w[at..].starts_with(t)) {
                     continue;
@@ -766,22 +708,16 @@ impl<'a> Scanner<'a> {
                 return true;
             }
         }
-        // Han, kana and Thai run words together; Korean, like the other scripts, spaces them.
-        let unspaced = w
-            .starts_with(|c| is_cjk_letter(c) || ('\u{0e00}'..='\u{0e7f}').contains(&c))
-            && !w.starts_with(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c));
-        if unspaced {
-            let titled = spans.len();
-            caseless::names_in_unspaced(w, &mut spans);
-            // A listed name inside one a title marks ("山田" of "山田太郎さん") is not another.
-            let mut k = titled;
-            while k < spans.len() {
-                let (s, e) = spans[k];
-                if spans[..titled].iter().any(|&(ts, te)| s < te && ts < e) {
-                    spans.remove(k);
-                } else {
-                    k += 1;
-                }
+        let titled = spans.len();
+        caseless::names_in_unspaced(w, &mut spans);
+        // A listed name inside one a title marks ("山田" of "山田太郎さん") is not another.
+        let mut k = titled;
+        while k < spans.len() {
+            let (s, e) = spans[k];
+            if spans[..titled].iter().any(|&(ts, te)| s < te && ts < e) {
+                spans.remove(k);
+            } else {
+                k += 1;
             }
         }
         spans.sort_unstable();
@@ -791,6 +727,85 @@ impl<'a> Scanner<'a> {
         let found = !spans.is_empty();
         self.caseless_spans = spans;
         found
+    }
+
+    /// Names in a Korean word: before a title, the next word ("김민준 씨랑", "김민준
+    /// 팀장님한테", "박지은 선생님이": 씨, or a word with 님; 선생님 alone is a word, not a name);
+    /// the word set among Latin words; a listed name or a name's shape before a particle
+    /// (`caseless::korean_name`). Emits it and returns whether there was one.
+    fn korean_names(&mut self, w: &str, b: usize) -> bool {
+        let korean_title_follows = || {
+            let next = self.slice(b + w.len(), self.bytes.len());
+            next.strip_prefix(' ')
+                .map(|n| &n[..n.find(char::is_whitespace).unwrap_or(n.len())])
+                .is_some_and(|n| n.starts_with('씨') || n.contains('님'))
+        };
+        if (2..=4).contains(&w.chars().count())
+            && w.chars().all(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c))
+            && korean_title_follows()
+        {
+            self.emit_id(b, b + w.len());
+            return true;
+        }
+        if let Some(len) = self.caseless_name(w, b) {
+            self.emit_id(b, b + len);
+            self.taken_end = b + len;
+            return true;
+        }
+        if let Some(len) = caseless::korean_name(w) {
+            self.emit_id(b, b + len);
+            return true;
+        }
+        false
+    }
+
+    /// Names in a word of a spaced script without case (Arabic, Persian, Urdu, Hebrew,
+    /// Devanagari…): before a title ("राहुल जी"); after one ("الدكتور أحمد منصور", "يا
+    /// أحمد"); a bank, university or hospital with its name; the word set among Latin words; a
+    /// listed name, with the family name after it (`caseless::spaced_name`). Emits it and
+    /// returns whether there was one.
+    fn spaced_names(&mut self, w: &str, b: usize) -> bool {
+        // "राहुल जी": a Hindi title is the next word.
+        if w.starts_with(|c| ('\u{0900}'..='\u{097f}').contains(&c))
+            && self.slice(b + w.len(), self.bytes.len()).starts_with(" जी")
+        {
+            self.emit_id(b, b + w.len());
+            return true;
+        }
+        // "الدكتور أحمد منصور", "يا أحمد": an Arabic title or call before one or two words;
+        // "بنك الراجحي", "جامعة الملك سعود", "دانشگاه شریف": a bank, university or hospital
+        // and its name, one name; "شركة أمازون": a company's name after the word.
+        let (with_word, words) = match w {
+            "يا" => (false, 1),
+            "الدكتور" | "الدكتورة" | "السيد" | "السيدة" | "الأستاذ" | "الأستاذة" | "المهندس" => {
+                (false, 2)
+            }
+            "بنك" | "جامعة" | "مستشفى" => (true, 2),
+            "بانک" | "دانشگاه" | "بیمارستان" => (true, 1),
+            "شركة" | "شرکت" => (false, 1),
+            _ => (false, 0),
+        };
+        if words > 0 {
+            match self.arabic_words_after(b + w.len(), words) {
+                Some((start, end)) => {
+                    self.emit_id(if with_word { b } else { start }, end);
+                    self.taken_end = end;
+                }
+                None => self.other(),
+            }
+            return true;
+        }
+        if let Some(len) = self.caseless_name(w, b) {
+            self.emit_id(b, b + len);
+            self.taken_end = b + len;
+            return true;
+        }
+        if let Some((s, e)) = caseless::spaced_name(self.slice(b, self.bytes.len())) {
+            self.emit_id(b + s, b + e);
+            self.taken_end = b + e;
+            return true;
+        }
+        false
     }
 
     /// Up to `most` Arabic words right after byte `p` (one space before each), stopping at a
@@ -1408,7 +1423,7 @@ impl<'a> Scanner<'a> {
             }
         }
         let shape = Shape::of(w);
-        if let Some((key, value)) = w.split_once('=').filter(|_| shape.other) {
+        if let Some((key, value)) = shape.other.then(|| w.split_once('=')).flatten() {
             // "host=pay-gw-03.eu.acme.internal", "order=ORD-88213" in a log line: the value.
             let key_like = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
             if !key.is_empty() && !value.is_empty() && key.bytes().all(key_like) {
@@ -1817,23 +1832,24 @@ impl<'a> Scanner<'a> {
 
     /// A word of a script without case (see `alnum`): a short word set among Latin words names
     /// something ("Meeting with 王小明 in 東京"); within text of its own script, a title, a
-    /// listed name or a name's shape does (`caseless.rs`). Out of line: it keeps `alnum`, which
-    /// every word passes through, small.
+    /// listed name or a name's shape does (`caseless.rs`). Each script is asked only what
+    /// applies to it. Out of line: it keeps `alnum`, which every word passes through, small.
     #[inline(never)]
     fn caseless_word(&mut self, w: &'a str, b: usize) {
         if b < self.taken_end {
             // The second word of a name already taken ("محمد العلي").
             return;
         }
-        if self.titled_caseless_names(w, b) {
-            return;
-        }
-        if let Some(len) = caseless::korean_name(w) {
-            self.emit_id(b, b + len);
-        } else if let Some((s, e)) = caseless::spaced_name(self.slice(b, self.bytes.len())) {
-            self.emit_id(b + s, b + e);
-            self.taken_end = b + e;
+        let first = w.chars().next().unwrap_or(' ');
+        let found = if ('\u{ac00}'..='\u{d7a3}').contains(&first) {
+            self.korean_names(w, b)
+        } else if is_cjk_letter(first) || ('\u{0e00}'..='\u{0e7f}').contains(&first) {
+            // Han, kana and Thai run words together; the other scripts space them.
+            self.unspaced_names(w, b)
         } else {
+            self.spaced_names(w, b)
+        };
+        if !found {
             self.other();
         }
     }
