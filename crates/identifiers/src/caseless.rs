@@ -1,8 +1,10 @@
-//! Names in text of a script without case (Chinese, Japanese, Korean, Arabic, Hebrew,
-//! Devanagari, Thai), where a capital cannot mark them. Three sources, each cheap to rule out:
-//! the listed names of names.txt, found inside unspaced text by their first char; Chinese
-//! given names after a common family name; Korean names, a family name and two syllables before
-//! a particle or title. Positions are byte offsets into the word or token given.
+//! Names in text of a script without case (Chinese, Japanese, Korean, Arabic, Persian, Urdu,
+//! Hebrew, Devanagari, Thai), where no capital marks them. Three sources, each cheap to rule
+//! out: the listed names of names.txt, found inside unspaced text by a filter of their first
+//! two chars and in spaced text after a one-letter prefix ("בתל אביב", "وأحمد"); Chinese given
+//! names after a common family name, between particles and verbs; Korean names, a family name
+//! and two syllables before a particle. Positions are byte offsets into the word or token given.
+//! The scanner (`Scanner::caseless_word`) adds the titles and the words set among Latin ones.
 
 use super::lexicon::{lookup_caseless, lookup_phrase, may_open_name, F_NAME, F_NAME_PREFIX};
 
