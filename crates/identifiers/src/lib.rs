@@ -1950,8 +1950,188 @@ impl<'a> Scanner<'a> {
                 flags |= F_STARTER;
             }
         }
+        if self.run.is_empty()
+            && self.sentence_start
+            && flags & (F_NAME | F_GIVEN | F_STARTER) == 0
+            && self.opens_sentence_of_another_language(b + w.len())
+        {
+            // "Compré las zapatillas…", "Ik heb bij Albert Heijn…", "Tolong ingatkan saya…": the
+            // same for a sentence in a language the lexicon does not hold.
+            flags |= F_STARTER;
+        }
         self.word(b, b + w.len(), Kind::Cap, flags);
         flags & F_ABBREV_JOIN != 0
+    }
+
+    /// Whether the sentence whose first word ends at `p` goes on with lowercase words, holds a
+    /// function word of another language ("las", "heb", "saya") and none that only English has:
+    /// then its first word is a verb, pronoun or noun far more often than a name (the listed
+    /// names, `names.txt`, are kept before this is asked).
+    fn opens_sentence_of_another_language(&self, p: usize) -> bool {
+        let rest = self.slice(p, self.bytes.len());
+        let Some(after) = rest.strip_prefix(' ') else {
+            return false;
+        };
+        let (next, then) = after.split_once(' ').unwrap_or((after, ""));
+        if !next.starts_with(char::is_lowercase)
+            || lookup(next) & F_CONNECTOR != 0
+            || then.starts_with(char::is_uppercase)
+            || lookup(self.word_before(p - 1)) & F_HONORIFIC != 0
+        {
+            // "Rio de Janeiro", "Quinta das Lágrimas": a particle inside a name; "dott.
+            // Rossi ha…": a title before it.
+            return false;
+        }
+        let end = rest.find(['.', '!', '?', '\n', ';']).unwrap_or(rest.len());
+        let mut foreign = false;
+        for word in rest[..end].split(|c: char| !c.is_alphabetic() && c != '\'') {
+            if matches!(
+                word,
+                "the"
+                    | "and"
+                    | "for"
+                    | "with"
+                    | "my"
+                    | "you"
+                    | "that"
+                    | "this"
+                    | "are"
+                    | "have"
+                    | "has"
+                    | "can"
+                    | "from"
+                    | "about"
+                    | "please"
+                    | "what"
+                    | "when"
+                    | "where"
+                    | "how"
+                    | "it"
+                    | "your"
+                    | "our"
+                    | "they"
+                    | "she"
+                    | "his"
+                    | "just"
+                    | "need"
+                    | "get"
+                    | "got"
+                    | "did"
+                    | "should"
+                    | "could"
+                    | "would"
+                    | "there"
+                    | "their"
+                    | "been"
+                    | "which"
+                    | "who"
+                    | "why"
+                    | "if"
+                    | "not"
+                    | "but"
+                    | "we"
+                    | "i'm"
+                    | "it's"
+                    | "to"
+                    | "is"
+                    | "on"
+                    | "at"
+                    | "of"
+                    | "in"
+                    | "an"
+                    | "was"
+                    | "will"
+                    | "be"
+                    | "up"
+                    | "out"
+                    | "all"
+                    | "one"
+                    | "by"
+                    | "so"
+                    | "or"
+            ) {
+                return false;
+            }
+            // Spanish, Portuguese, French, Italian, German, Dutch, Polish, Turkish,
+            // Indonesian, Vietnamese, Swahili (not "et", "al": "Vaswani et al."; not words
+            // romanised Hindi shares, "ka", "ke", "na", "ya", "do").
+            foreign |= matches!(
+                word,
+                "el" | "la"
+                    | "los"
+                    | "las"
+                    | "que"
+                    | "en"
+                    | "por"
+                    | "con"
+                    | "una"
+                    | "un"
+                    | "mi"
+                    | "para"
+                    | "del"
+                    | "le"
+                    | "les"
+                    | "des"
+                    | "du"
+                    | "est"
+                    | "pour"
+                    | "dans"
+                    | "avec"
+                    | "je"
+                    | "il"
+                    | "di"
+                    | "che"
+                    | "non"
+                    | "da"
+                    | "della"
+                    | "os"
+                    | "em"
+                    | "uma"
+                    | "não"
+                    | "der"
+                    | "die"
+                    | "das"
+                    | "und"
+                    | "ist"
+                    | "nicht"
+                    | "mit"
+                    | "für"
+                    | "ein"
+                    | "eine"
+                    | "den"
+                    | "dem"
+                    | "het"
+                    | "een"
+                    | "van"
+                    | "ik"
+                    | "de"
+                    | "op"
+                    | "niet"
+                    | "w"
+                    | "z"
+                    | "się"
+                    | "nie"
+                    | "bir"
+                    | "ve"
+                    | "bu"
+                    | "için"
+                    | "ile"
+                    | "yang"
+                    | "dan"
+                    | "ini"
+                    | "itu"
+                    | "saya"
+                    | "và"
+                    | "của"
+                    | "tôi"
+                    | "là"
+                    | "có"
+                    | "không"
+                    | "kwa"
+                    | "wa"
+            );
+        }
+        foreign
     }
 
     // ----- run builder -----------------------------------------------------------------
