@@ -2290,9 +2290,16 @@ impl<'a> Scanner<'a> {
     fn drop_label(&mut self, start: Option<usize>) {
         if let [El::Word(w)] = self.run.as_slice() {
             let here = start.is_none_or(|s| w.start == s);
+            // "Component: Reporting, Assignee: Hugo": a label after a comma, as at a line's start.
+            let listed = self.bytes[..w.start].trim_ascii_end().ends_with(b",");
             // "- Rose: data loader", "- Will: eval harness": a given name before a colon
             // assigns, as an unknown name does not label.
-            if w.kind == Kind::Cap && w.sent_init && here && !self.overflow && !w.has(F_GIVEN) {
+            if w.kind == Kind::Cap
+                && (w.sent_init || listed)
+                && here
+                && !self.overflow
+                && !w.has(F_GIVEN)
+            {
                 self.run.clear();
                 self.run_words = 0;
             }
