@@ -1785,6 +1785,10 @@ impl<'a> Scanner<'a> {
                 // the" before a capitalised word joins a title ("Anna and the kids" does not).
                 self.title_run = self.try_conn(F_CONNECTOR, true);
                 self.title_run
+            } else if w == "and" && self.abstract_pair_follows(end) {
+                // "Pride and Prejudice", "Crime and Punishment": two capitalised nouns joined
+                // inside a sentence name one work ("Anna and Ben" stay two).
+                self.try_conn(F_CONNECTOR, false)
             } else if flags & F_MID_DROP != 0 && self.title_mode() {
                 self.try_title_joiner(w)
             } else {
@@ -2277,6 +2281,40 @@ impl<'a> Scanner<'a> {
         let institution = |w: &str| lookup(w) & (F_COMMON | F_GIVEN) == F_COMMON;
         !institution(&rest[..word_end])
             && (next.starts_with(char::is_uppercase) || next.starts_with("of "))
+    }
+
+    /// Whether the run is one capitalised word inside a sentence and, after the "and" ending
+    /// at `p`, one more comes before a lowercase word or punctuation, neither a known name and
+    /// one of them an abstract noun by its ending (-ice, -ment, -ness, -tion, -ity…).
+    fn abstract_pair_follows(&self, p: usize) -> bool {
+        let [El::Word(first)] = self.run.as_slice() else {
+            return false;
+        };
+        if first.kind != Kind::Cap || first.sent_init || first.has(F_GIVEN | F_NAME) {
+            return false;
+        }
+        let Some(rest) = self.slice(p, self.bytes.len()).strip_prefix(' ') else {
+            return false;
+        };
+        let len = rest
+            .find(|c: char| !c.is_alphabetic())
+            .unwrap_or(rest.len());
+        let (second, after) = rest.split_at(len);
+        if !second.starts_with(char::is_uppercase)
+            || after.starts_with(' ') && after[1..].starts_with(char::is_uppercase)
+            || lookup(second) & (F_GIVEN | F_NAME | F_TIME) != 0
+        {
+            return false;
+        }
+        let abstract_noun = |w: &str| {
+            let w = w.to_ascii_lowercase();
+            [
+                "ice", "ment", "ness", "tion", "sion", "ity", "ance", "ence", "ism", "ship",
+            ]
+            .iter()
+            .any(|e| w.len() > e.len() + 2 && w.ends_with(e))
+        };
+        abstract_noun(self.slice(first.start, first.end)) || abstract_noun(second)
     }
 
     /// Whether a capitalised word follows position `p` after one space.
@@ -3286,6 +3324,22 @@ mod tests {
         assert_eq!(lookup("São"), F_NAME_PREFIX);
         assert_eq!(lookup_phrase("São Paulo"), F_NAME);
         assert_eq!(lookup("Lisbon"), F_NAME);
+    }
+
+    #[test]
+    fn identifiers_titles_of_two_nouns() {
+        check(
+            "Book club picked Pride and Prejudice for March.",
+            &["Pride and Prejudice"],
+        );
+        check(
+            "Have I read Crime and Punishment yet?",
+            &["Crime and Punishment"],
+        );
+        check(
+            "I met Anna and Ben at Google and Microsoft",
+            &["Anna", "Ben", "Google", "Microsoft"],
+        );
     }
 
     #[test]
