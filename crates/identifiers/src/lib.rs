@@ -1314,8 +1314,9 @@ impl<'a> Scanner<'a> {
                 // "a Trader Joe's bag", "the Macy's gift card": a person's possessive takes no
                 // article; a shop's name does.
                 self.extend_last_word(base_end, end);
-            } else if self.run_is_shop() {
-                // "Ben & Jerry's Half Baked": the shop's name ends at its 's.
+            } else if self.run_is_shop() || self.listed_shop(end) {
+                // "Ben & Jerry's Half Baked", "Sainsbury's delivery slot": the shop's name
+                // ends at its 's.
                 self.extend_last_word(base_end, end);
                 self.flush();
             } else if matches!(self.run.last(), Some(El::Word(last)) if last.end == base_end) {
@@ -1338,6 +1339,20 @@ impl<'a> Scanner<'a> {
             first.kind == Kind::Cap && first.has(F_COMMON) && !first.has(F_GIVEN | F_STARTER);
         first.start != last.start
             && (first_common || self.slice(first.start, last.start).contains(" & "))
+    }
+
+    /// Whether the run, with the possessive ending at `end`, is a shop listed with its 's
+    /// in names.txt ("sainsbury's", "trader_joe's").
+    fn listed_shop(&self, end: usize) -> bool {
+        let Some(El::Word(first)) = self.run.first() else {
+            return false;
+        };
+        let name = self.slice(first.start, end);
+        if name.contains('’') {
+            lookup_phrase(&name.replace('’', "'")) & F_NAME != 0
+        } else {
+            lookup_phrase(name) & F_NAME != 0
+        }
     }
 
     /// Stretches the run's last word from ending at `end` to ending at `new_end`.
@@ -3311,7 +3326,7 @@ mod tests {
                 assert_eq!(w.to_lowercase(), w);
                 assert!(w.len() <= MAX_LOOKUP_BYTES, "{w:?}");
                 assert!(lookup(w) & flag != 0, "{w:?}");
-                assert!(flag != F_NAME || w.contains('_') || may_be_name(w), "{w:?}");
+                assert!(flag != F_NAME || w.contains(['_', '\'']) || may_be_name(w), "{w:?}");
             }
         }
         assert_eq!(lookup("com"), F_TLD);
