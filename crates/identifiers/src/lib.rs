@@ -1753,6 +1753,9 @@ impl<'a> Scanner<'a> {
                 self.run.push(El::Num { end });
                 self.sentence_start = false;
                 self.cue_word = None;
+            } else if shape.upper > 0 && self.lookup(w) & F_ACRONYM_STOP != 0 {
+                // "IPv6", "IPv4", "MP3": a generic term with a digit, not a code.
+                self.filler();
             } else if is_code(w) {
                 self.emit_id(b, end);
             } else if self.shape(Asked::Ordinal, w, shapes::is_ordinal) {
@@ -3326,7 +3329,10 @@ mod tests {
                 assert_eq!(w.to_lowercase(), w);
                 assert!(w.len() <= MAX_LOOKUP_BYTES, "{w:?}");
                 assert!(lookup(w) & flag != 0, "{w:?}");
-                assert!(flag != F_NAME || w.contains(['_', '\'']) || may_be_name(w), "{w:?}");
+                assert!(
+                    flag != F_NAME || w.contains(['_', '\'']) || may_be_name(w),
+                    "{w:?}"
+                );
             }
         }
         assert_eq!(lookup("com"), F_TLD);
