@@ -2548,6 +2548,17 @@ impl<'a> Scanner<'a> {
             if person {
                 return Some((w.start, w.start + name.len()));
             }
+            // "Negotiation", "Latency from our region", "| Localization |": a lone word ending
+            // like a noun of action or state is no name (names end otherwise; "Florence",
+            // "Clement", "Nancy" are why -ence, -ment and -ancy are not here).
+            let word = self.slice(w.start, w.end);
+            if w.kind == Kind::Cap
+                && !w.has(F_NAME)
+                && word.len() > 6
+                && ["tion", "sion", "ency"].iter().any(|e| word.ends_with(e))
+            {
+                return None;
+            }
         }
         let run = &self.run[..];
         let mut hi = run.len();
