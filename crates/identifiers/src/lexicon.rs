@@ -120,8 +120,9 @@ static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
             }
         }
         if flag == F_NAME {
-            // "new_york", "rio_de_janeiro": "new" and "rio_de" open a longer name.
-            for (end, _) in word.match_indices('_') {
+            // "new_york", "rio_de_janeiro", "sainsbury's": "new", "rio_de" and "sainsbury"
+            // open a longer name.
+            for (end, _) in word.match_indices(['_', '\'']) {
                 *flags.entry(&word.as_bytes()[..end]).or_insert(0) |= F_NAME_PREFIX;
             }
         }

@@ -1347,6 +1347,11 @@ impl<'a> Scanner<'a> {
         let Some(El::Word(first)) = self.run.first() else {
             return false;
         };
+        // Its first word opens a listed name ("sainsbury", "trader"), and it is no longer than
+        // one: most runs are ruled out without reading them.
+        if !first.has(F_NAME_PREFIX) || end - first.start > MAX_LOOKUP_BYTES {
+            return false;
+        }
         let name = self.slice(first.start, end);
         if name.contains('’') {
             lookup_phrase(&name.replace('’', "'")) & F_NAME != 0
