@@ -108,7 +108,7 @@ fn identifier_extraction_dev_set_f1() {
 #[test]
 fn identifier_extraction_chat_set_f1() {
     let f1 = score_file("identifier extraction (chat set)", "identifiers-chat.jsonl");
-    assert!(f1 >= 0.93, "F1 {f1:.3} is below 0.93");
+    assert!(f1 >= 0.98, "F1 {f1:.3} is below 0.98");
 }
 
 /// Chat messages labelled by an independent author (markdown notes, tables, logs, code, git
@@ -146,7 +146,7 @@ fn identifier_extraction_chat_tune3_set_f1() {
 /// Its score is the estimate of how the extractor does on chat text it has not seen: F1 0.685
 /// before the chat rules, 0.872 after the first tuning set, 0.887 after the second, 0.896 after
 /// the third, 0.920 after the fourth and fifth, 0.924 after the sixth and seventh, 0.918 after
-/// the eighth and ninth, 0.931 after names without capitals or case (names.txt) and the other
+/// the eighth and ninth, 0.939 after names without capitals or case (names.txt) and the other
 /// rules of that session.
 #[test]
 fn identifier_extraction_chat_heldout_set_f1() {
@@ -154,7 +154,7 @@ fn identifier_extraction_chat_heldout_set_f1() {
         "identifier extraction (chat held-out set)",
         "identifiers-chat-heldout.jsonl",
     );
-    assert!(f1 >= 0.92, "F1 {f1:.3} is below 0.92");
+    assert!(f1 >= 0.93, "F1 {f1:.3} is below 0.93");
 }
 
 /// A fourth independent author's workplace chat (standups, incidents, logs, tables, code review,
@@ -182,7 +182,7 @@ fn identifier_extraction_chat_tune5_set_f1() {
         "identifier extraction (chat tune5 set)",
         "identifiers-chat-tune5.jsonl",
     );
-    assert!(f1 >= 0.9, "F1 {f1:.3} is below 0.9");
+    assert!(f1 >= 0.91, "F1 {f1:.3} is below 0.91");
 }
 
 /// A sixth independent author: developers, maintainers and students (issues, repos, CLI output,
@@ -235,21 +235,21 @@ fn identifier_extraction_chat_tune9_set_f1() {
         "identifier extraction (chat tune9 set)",
         "identifiers-chat-tune9.jsonl",
     );
-    assert!(f1 >= 0.89, "F1 {f1:.3} is below 0.89");
+    assert!(f1 >= 0.9, "F1 {f1:.3} is below 0.9");
 }
 
 /// A fourth held-out set (171 rows, 356 identifiers: a third of it in other scripts, a sixth
 /// typed in lowercase), written blind by a helper that saw neither the extractor nor its word
 /// lists, after the names without capitals or case (names.txt) were written: it measures
 /// whether that gazetteer generalises. Only its summary line is read: F1 0.792 before
-/// names.txt, 0.868 with it, 0.900 after the rest of that session.
+/// names.txt, 0.868 with it, 0.904 after the rest of that session.
 #[test]
 fn identifier_extraction_chat_heldout4_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat held-out set 4)",
         "identifiers-chat-heldout4.jsonl",
     );
-    assert!(f1 >= 0.89, "F1 {f1:.3} is below 0.89");
+    assert!(f1 >= 0.9, "F1 {f1:.3} is below 0.9");
 }
 
 /// A tenth author (170 rows, 319 identifiers), written blind after names.txt: lowercase
@@ -265,16 +265,17 @@ fn identifier_extraction_chat_tune10_set_f1() {
 
 /// A fifth held-out set (180 rows, 371 identifiers: a cross-section, a quarter in other
 /// languages and scripts), written blind by a helper at the end of the session that wrote
-/// names.txt, after that session's rules but its last three (another language's sentence
-/// openings, greetings, labels after a comma, more listed names): only its summary line is
-/// read. F1 0.795 before the session, 0.855 when it arrived, 0.870 after those three.
+/// names.txt, after most of that session's rules (not: another language's sentence openings,
+/// greetings, labels after a comma, titles of two nouns, listed shops, technical acronyms, nouns
+/// by their ending, more listed names): only its summary line is
+/// read. F1 0.795 before the session, 0.855 when it arrived, 0.877 after the rest.
 #[test]
 fn identifier_extraction_chat_heldout5_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat held-out set 5)",
         "identifiers-chat-heldout5.jsonl",
     );
-    assert!(f1 >= 0.86, "F1 {f1:.3} is below 0.86");
+    assert!(f1 >= 0.87, "F1 {f1:.3} is below 0.87");
 }
 
 /// An eleventh author (164 rows, 378 identifiers), written blind: work chat (incidents, logs,
@@ -286,7 +287,7 @@ fn identifier_extraction_chat_tune11_set_f1() {
         "identifier extraction (chat tune11 set)",
         "identifiers-chat-tune11.jsonl",
     );
-    assert!(f1 >= 0.84, "F1 {f1:.3} is below 0.84");
+    assert!(f1 >= 0.86, "F1 {f1:.3} is below 0.86");
 }
 
 /// A twelfth author (160 rows, 290 identifiers), written blind: personal life in English
@@ -303,7 +304,7 @@ fn identifier_extraction_chat_tune12_set_f1() {
 /// A third held-out set (220 rows: a cross-section of personal, work and study messages, a
 /// quarter in other languages), written apart from the extractor: F1 0.826 when it arrived
 /// (after the tune7 rules), 0.827 after tune8/tune9, 0.825 after the Thai, Hindi and Arabic
-/// titles, 0.869 after names without capitals or case (names.txt) and the other rules of that
+/// titles, 0.875 after names without capitals or case (names.txt) and the other rules of that
 /// session. Some of its misses were printed once, mixed with tune9's, while tuning (12:2x UTC,
 /// 2026-12-02); no rule was written from them.
 #[test]
@@ -312,12 +313,12 @@ fn identifier_extraction_chat_heldout3_set_f1() {
         "identifier extraction (chat held-out set 3)",
         "identifiers-chat-heldout3.jsonl",
     );
-    assert!(f1 >= 0.86, "F1 {f1:.3} is below 0.86");
+    assert!(f1 >= 0.87, "F1 {f1:.3} is below 0.87");
 }
 
 /// A second held-out set (176 rows, half work, half personal, 25 languages), written apart from
 /// the extractor by the same rules and never looked at while tuning: F1 0.807 before the
-/// tune4/tune5 rules, 0.838 after, 0.841 after tune6/tune7 and after tune8/tune9, 0.880 after
+/// tune4/tune5 rules, 0.838 after, 0.841 after tune6/tune7 and after tune8/tune9, 0.884 after
 /// names without capitals or case and that session's rules. Harder than the first held-out set (more scripts without
 /// spaces or case, more lowercase names, more titles), so the two bracket the estimate.
 #[test]
@@ -326,7 +327,7 @@ fn identifier_extraction_chat_heldout2_set_f1() {
         "identifier extraction (chat held-out set 2)",
         "identifiers-chat-heldout2.jsonl",
     );
-    assert!(f1 >= 0.87, "F1 {f1:.3} is below 0.87");
+    assert!(f1 >= 0.88, "F1 {f1:.3} is below 0.88");
 }
 
 /// Extra messages written for this extractor (not tuned against the dev set), labelled by

@@ -1349,7 +1349,11 @@ impl<'a> Scanner<'a> {
         };
         // Its first word opens a listed name ("sainsbury", "trader"), and it is no longer than
         // one: most runs are ruled out without reading them.
-        if !first.has(F_NAME_PREFIX) || end - first.start > MAX_LOOKUP_BYTES {
+        // (A camel-case word, "McDonald", is kept without its flags: looked up here.)
+        let opens = first.has(F_NAME_PREFIX)
+            || (first.kind == Kind::Camel
+                && lookup(self.slice(first.start, first.end)) & F_NAME_PREFIX != 0);
+        if !opens || end - first.start > MAX_LOOKUP_BYTES {
             return false;
         }
         let name = self.slice(first.start, end);
