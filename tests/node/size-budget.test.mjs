@@ -3,9 +3,9 @@
 // 25.4 KB and issue 12's persistence of the embedded store 14.1 KB; issue 13 adds the store's
 // lookup index (+4.0 KB), the overlapped turn (+2.3 KB), the leak fixes (+0.8 KB), the chat
 // rules of the extractor (+12.8 KB over two sessions: nine labelled sets' worth of word lists
-// and rules), its names without capitals or case (+19.5 KB: names.txt, 7.2 KB, a gazetteer of
+// and rules), its names without capitals or case (+21.1 KB: names.txt, 7.4 KB, a gazetteer of
 // given names, places and companies typed in lowercase or written in Chinese, Japanese, Korean,
-// Arabic, Persian, Hebrew, Devanagari and Thai, and the rules that read it, 12.3 KB) and the
+// Arabic, Persian, Hebrew, Devanagari and Thai, and the rules that read it, 13.7 KB) and the
 // extractor compiled for speed (+11.8 KB: opt-level 2 for its own crate, 1 MiB of chat in about
 // 15–23 ms instead of 33 in wasm), and keeps regex-lite (the design card's
 // crate: 17.5 KB) for the token shapes (README, Measured). The ceiling grows by each feature's
@@ -23,13 +23,13 @@ import { gzipSync, constants as zc } from 'node:zlib';
 import { parse as parseToml } from 'smol-toml';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CEILING_BYTES = 292_000;
+const CEILING_BYTES = 297_000;
 
-test('the .wasm and the glue together stay within the budget, at most 292,000 bytes gzip', () => {
+test('the .wasm and the glue together stay within the budget, at most 297,000 bytes gzip', () => {
   const cfg = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
   const { out_dir: outDir, out_name: outName } = cfg.build;
   const budget = cfg.size.gzip_budget_bytes;
-  assert.ok(budget <= CEILING_BYTES, `wasm-pack.toml budget ${budget} is above the 292,000-byte ceiling`);
+  assert.ok(budget <= CEILING_BYTES, `wasm-pack.toml budget ${budget} is above the 297,000-byte ceiling`);
 
   const gz = (file) =>
     gzipSync(readFileSync(join(root, outDir, file)), { level: zc.Z_BEST_COMPRESSION }).length;
