@@ -12,15 +12,15 @@ fn is_han(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c) || c == '々'
 }
 
-fn is_kana(c: char) -> bool {
+pub(super) fn is_kana(c: char) -> bool {
     ('\u{3040}'..='\u{30ff}').contains(&c)
 }
 
-fn is_hangul(c: char) -> bool {
+pub(super) fn is_hangul(c: char) -> bool {
     ('\u{ac00}'..='\u{d7a3}').contains(&c)
 }
 
-fn is_thai(c: char) -> bool {
+pub(super) fn is_thai(c: char) -> bool {
     ('\u{0e00}'..='\u{0e7f}').contains(&c)
 }
 
@@ -136,9 +136,24 @@ const CLAUSE_CHARS: [char; 68] = [
     '还', '送', '都', '问',
 ];
 
-/// Whether Chinese text holds a particle or common verb: a clause, not a name ("版本是").
+/// Whether one word of a script without case reads as part of a sentence rather than a name:
+/// Chinese that holds a particle or common verb ("版本是"); Thai, which runs its words together,
+/// so that a word between spaces is a phrase or a particle ("ครับ", "ได้ไหม"); Korean ending in
+/// a particle or a verb ending ("호스트는", "입니다").
 pub(super) fn reads_as_clause(w: &str) -> bool {
+    // Not 은 and 이, which end given names too ("김지은").
+    const KOREAN_ENDINGS: [&str; 13] = [
+        "는", "를", "을", "가", "도", "의", "에서", "에게", "한테", "으로", "까지", "부터", "이랑",
+    ];
+    let Some(last) = w.chars().next_back() else {
+        return false;
+    };
     w.chars().any(is_clause_char)
+        || w.starts_with(is_thai)
+        || (is_hangul(last)
+            && w.chars().nth(1).is_some()
+            && (matches!(last, '다' | '요' | '죠' | '까')
+                || KOREAN_ENDINGS.iter().any(|e| w.ends_with(e))))
 }
 
 /// Whether a char is one of [`CLAUSE_CHARS`].

@@ -543,12 +543,11 @@ impl<'a> Scanner<'a> {
     /// is part of one name with it ("LG전자", "SK하이닉스") rather than a particle after it
     /// ("KAIST에서", "iPhone을").
     fn names_with(&self, j: usize, d: char) -> bool {
-        let hangul = |c: char| ('\u{ac00}'..='\u{d7a3}').contains(&c);
-        if !hangul(d) {
+        if !caseless::is_hangul(d) {
             return false;
         }
         let rest = self.slice(j, self.bytes.len());
-        let run = &rest[..rest.find(|c| !hangul(c)).unwrap_or(rest.len())];
+        let run = &rest[..rest.find(|c| !caseless::is_hangul(c)).unwrap_or(rest.len())];
         !caseless::is_korean_particle(run)
     }
 
@@ -667,7 +666,7 @@ impl<'a> Scanner<'a> {
         };
         let mut spans = std::mem::take(&mut self.caseless_spans);
         spans.clear();
-        if w.starts_with(|c| ('\u{0e00}'..='\u{0e7f}').contains(&c)) {
+        if w.starts_with(caseless::is_thai) {
             // "คุณวิภา", "กับคุณสมชาย": a Thai title is written onto the name it precedes.
             if let Some(at) = w.find("คุณ") {
                 let name = at + "คุณ".len();
@@ -687,7 +686,7 @@ impl<'a> Scanner<'a> {
                 }
                 let head = &w[..at];
                 // In Chinese the name starts after a particle or verb ("和王老师": 王).
-                let chinese = !w.contains(|c| ('\u{3040}'..='\u{30ff}').contains(&c));
+                let chinese = !w.contains(caseless::is_kana);
                 let start = head
                     .char_indices()
                     .rev()
@@ -741,7 +740,7 @@ impl<'a> Scanner<'a> {
                 .is_some_and(|n| n.starts_with('씨') || n.contains('님'))
         };
         if (2..=4).contains(&w.chars().count())
-            && w.chars().all(|c| ('\u{ac00}'..='\u{d7a3}').contains(&c))
+            && w.chars().all(caseless::is_hangul)
             && korean_title_follows()
         {
             self.emit_id(b, b + w.len());
@@ -944,15 +943,11 @@ impl<'a> Scanner<'a> {
             // beside numbers or Chinese punctuation.
             let plain =
                 |c: Option<char>| c.is_none_or(|c| latin(c) || "(),.;:!?&/-\"'".contains(c));
-            if name.chars().nth(1).is_none()
-                || caseless::reads_as_clause(name)
-                || !plain(before)
-                || !plain(after)
-            {
+            if name.chars().nth(1).is_none() || !plain(before) || !plain(after) {
                 return None;
             }
         }
-        if words == 1 && words_ahead_of_latin_are_clause(name) {
+        if words == 1 && caseless::reads_as_clause(name) {
             return None;
         }
         // Words of a sentence in that script meet a Latin name on one side ("KTX 예매 좀
@@ -1872,9 +1867,9 @@ impl<'a> Scanner<'a> {
             return;
         }
         let first = w.chars().next().unwrap_or(' ');
-        let found = if ('\u{ac00}'..='\u{d7a3}').contains(&first) {
+        let found = if caseless::is_hangul(first) {
             self.korean_names(w, b)
-        } else if is_cjk_letter(first) || ('\u{0e00}'..='\u{0e7f}').contains(&first) {
+        } else if is_cjk_letter(first) || caseless::is_thai(first) {
             // Han, kana and Thai run words together; the other scripts space them.
             self.unspaced_names(w, b)
         } else {
@@ -3014,25 +3009,6 @@ fn is_g_dropping(w: &str) -> bool {
 }
 
 /// `C:\Users\maria\budget.xlsx`, `\\fileserver\shared`, `.\scripts\deploy.ps1`.
-/// Whether one word of a script without case, set among Latin words, reads as part of a
-/// sentence rather than a name: Thai runs its words together, so a word between spaces is a
-/// phrase or a particle ("ครับ", "ได้ไหม"); a Korean word ending in a particle or a verb
-/// ending is not a bare name ("호스트는", "입니다").
-fn words_ahead_of_latin_are_clause(w: &str) -> bool {
-    let Some(last) = w.chars().next_back() else {
-        return false;
-    };
-    // Not 은 and 이, which end given names too ("김지은").
-    const ENDINGS: [&str; 13] = [
-        "는", "를", "을", "가", "도", "의", "에서", "에게", "한테", "으로", "까지", "부터", "이랑",
-    ];
-    w.starts_with(|c| ('\u{0e00}'..='\u{0e7f}').contains(&c))
-        || (('\u{ac00}'..='\u{d7a3}').contains(&last)
-            && w.chars().count() > 1
-            && (matches!(last, '다' | '요' | '죠' | '까')
-                || ENDINGS.iter().any(|e| w.ends_with(e))))
-}
-
 /// `scheme://rest`, the scheme a letter then letters, digits, `+`, `-` or `.` (RFC 3986).
 fn has_url_scheme(w: &str) -> bool {
     w.split_once("://").is_some_and(|(scheme, rest)| {
