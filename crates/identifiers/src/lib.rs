@@ -961,6 +961,14 @@ impl<'a> Scanner<'a> {
             .then_some(end - b)
     }
 
+    /// The word before byte `start`, its period dropped ("dott" of "dott. Rossi").
+    fn title_before(&self, start: usize) -> &'a str {
+        let head = self.slice(0, start).trim_end().trim_end_matches('.');
+        head.rsplit(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("")
+    }
+
     /// Whether the word at `b` follows a lowercase honorific ("dr. okafor", "mrs kowalski").
     fn after_lowercase_honorific(&self, b: usize) -> bool {
         let Some((s, e)) = self.cue_word else {
@@ -1979,7 +1987,7 @@ impl<'a> Scanner<'a> {
         if self.run.is_empty()
             && self.sentence_start
             && flags & (F_NAME | F_GIVEN | F_STARTER) == 0
-            && self.opens_sentence_of_another_language(b + w.len())
+            && self.opens_sentence_of_another_language(b, b + w.len())
         {
             // "Compré las zapatillas…", "Ik heb bij Albert Heijn…", "Tolong ingatkan saya…": the
             // same for a sentence in a language the lexicon does not hold.
@@ -1989,11 +1997,11 @@ impl<'a> Scanner<'a> {
         flags & F_ABBREV_JOIN != 0
     }
 
-    /// Whether the sentence whose first word ends at `p` goes on with lowercase words, holds a
+    /// Whether the sentence whose first word spans `start..p` goes on with lowercase words, holds a
     /// function word of another language ("las", "heb", "saya") and none that only English has:
     /// then its first word is a verb, pronoun or noun far more often than a name (the listed
     /// names, `names.txt`, are kept before this is asked).
-    fn opens_sentence_of_another_language(&self, p: usize) -> bool {
+    fn opens_sentence_of_another_language(&self, start: usize, p: usize) -> bool {
         let rest = self.slice(p, self.bytes.len());
         let Some(after) = rest.strip_prefix(' ') else {
             return false;
@@ -2002,7 +2010,7 @@ impl<'a> Scanner<'a> {
         if !next.starts_with(char::is_lowercase)
             || lookup(next) & F_CONNECTOR != 0
             || then.starts_with(char::is_uppercase)
-            || lookup(self.word_before(p - 1)) & F_HONORIFIC != 0
+            || lookup(self.title_before(start)) & F_HONORIFIC != 0
         {
             // "Rio de Janeiro", "Quinta das Lágrimas": a particle inside a name; "dott.
             // Rossi ha…": a title before it.
@@ -3692,6 +3700,10 @@ mod tests {
             &["Ayşe", "İstanbul", "Koton"],
         );
         check("I'd ask O'Brien, ma'am", &["O'Brien"]);
+        // A sentence in another language opens with a word, not a name, unless a title is
+        // before it.
+        check("Compré las zapatillas en Zara", &["Zara"]);
+        check("Ciao! Il dott. Rossi ha confermato per giovedì", &["Rossi"]);
         // A word before its position is read by chars, never split inside one.
         check("déjà vu: ask May if Réunion à May", &["May", "Réunion"]);
     }
