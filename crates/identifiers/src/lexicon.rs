@@ -114,15 +114,12 @@ static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
     let mut flags = FnvHashMap::default();
     for (word, flag) in lexicon().chain(suffixes) {
         *flags.entry(word.as_bytes()).or_insert(0) |= flag;
-        if flag == F_NAME && !word.is_ascii() {
-            for (end, _) in word.char_indices().skip(2) {
-                *flags.entry(&word.as_bytes()[..end]).or_insert(0) |= F_NAME_PREFIX;
-            }
-        }
         if flag == F_NAME {
-            // "new_york", "rio_de_janeiro", "sainsbury's": "new", "rio_de" and "sainsbury"
-            // open a longer name.
-            for (end, _) in word.match_indices(['_', '\'']) {
+            // "ソフト" of "ソフトバンク" (unspaced text is searched char by char); "new",
+            // "rio_de" and "sainsbury" of "new_york", "rio_de_janeiro" and "sainsbury's".
+            let chars = word.char_indices().skip(2).filter(|_| !word.is_ascii());
+            let words = word.match_indices(['_', '\'']);
+            for end in chars.map(|(i, _)| i).chain(words.map(|(i, _)| i)) {
                 *flags.entry(&word.as_bytes()[..end]).or_insert(0) |= F_NAME_PREFIX;
             }
         }
@@ -130,20 +127,36 @@ static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
     flags
 });
 
-/// A one-bit-per-key filter of the ASCII names in names.txt, keyed by their length and their
-/// first two and last two letters: 1 in 64 plain words or so passes it without being a name,
-/// so most lowercase words are ruled out without hashing them whole.
-static NAME_FILTER: LazyLock<Box<[u64; NAME_FILTER_WORDS]>> = LazyLock::new(|| {
-    let mut bits = Box::new([0; NAME_FILTER_WORDS]);
-    for (word, flags) in FLAGS.iter() {
-        if let Some(key) = filter_key(word).filter(|_| flags & (F_NAME | F_NAME_PREFIX) != 0) {
+/// A set of keys that may hold false positives and never false negatives: one bit a key.
+struct BitFilter(Box<[u64; BIT_FILTER_WORDS]>);
+
+const BIT_FILTER_WORDS: usize = 1024;
+
+impl BitFilter {
+    /// The number of keys it tells apart; a key is taken modulo it.
+    const KEYS: usize = BIT_FILTER_WORDS * 64;
+
+    fn new(keys: impl Iterator<Item = usize>) -> Self {
+        let mut bits = Box::new([0; BIT_FILTER_WORDS]);
+        for key in keys {
             bits[key / 64] |= 1 << (key % 64);
         }
+        BitFilter(bits)
     }
-    bits
-});
 
-const NAME_FILTER_WORDS: usize = 1024;
+    fn may_hold(&self, key: usize) -> bool {
+        self.0[key / 64] & (1 << (key % 64)) != 0
+    }
+}
+
+/// The ASCII names of names.txt (and the first words of those of several words), keyed by
+/// their length and their first two and last two letters: 1 in 64 plain words or so passes
+/// it without being a name, so most lowercase words are ruled out without hashing them whole.
+static NAME_FILTER: LazyLock<BitFilter> = LazyLock::new(|| {
+    BitFilter::new(FLAGS.iter().filter_map(|(word, flags)| {
+        filter_key(word).filter(|_| flags & (F_NAME | F_NAME_PREFIX) != 0)
+    }))
+});
 
 /// The bit of a lowercase ASCII word of 3 to 31 letters in [`NAME_FILTER`].
 fn filter_key(word: &[u8]) -> Option<usize> {
@@ -156,14 +169,14 @@ fn filter_key(word: &[u8]) -> Option<usize> {
         .fold(0x811c_9dc5u32, |h, &x| {
             (h ^ u32::from(x)).wrapping_mul(0x0100_0193)
         });
-    Some(key as usize % (NAME_FILTER_WORDS * 64))
+    Some(key as usize % BitFilter::KEYS)
 }
 
 /// Whether a lowercase word may be in names.txt: false rules it out without a lookup. Words
 /// that are not plain lowercase ASCII ("joão") are always worth the lookup.
 pub(super) fn may_be_name(word: &str) -> bool {
     match filter_key(word.as_bytes()) {
-        Some(key) => NAME_FILTER[key / 64] & (1 << (key % 64)) != 0,
+        Some(key) => NAME_FILTER.may_hold(key),
         None => !word.is_ascii(),
     }
 }
@@ -173,32 +186,25 @@ pub(super) fn lookup_caseless(word: &str) -> u32 {
     FLAGS.get(word.as_bytes()).copied().unwrap_or(0)
 }
 
-/// A one-bit-per-key filter of the first two chars of the names in names.txt that are not
-/// ASCII: most places in unspaced text (Chinese, Japanese, Thai) are ruled out without a lookup.
-static NAME_OPENINGS: LazyLock<Box<[u64; NAME_FILTER_WORDS]>> = LazyLock::new(|| {
-    let mut bits = Box::new([0; NAME_FILTER_WORDS]);
-    for (word, flags) in FLAGS.iter() {
+/// The first two chars of the names of names.txt that are not ASCII: most places in unspaced
+/// text (Chinese, Japanese, Thai) are ruled out without a lookup.
+static NAME_OPENINGS: LazyLock<BitFilter> = LazyLock::new(|| {
+    BitFilter::new(FLAGS.iter().filter_map(|(word, flags)| {
         let mut chars = std::str::from_utf8(word).into_iter().flat_map(str::chars);
-        if let (Some(a), Some(b)) = (chars.next(), chars.next()) {
-            if flags & F_NAME != 0 && !a.is_ascii() {
-                let key = opening_key(a, b);
-                bits[key / 64] |= 1 << (key % 64);
-            }
-        }
-    }
-    bits
+        let (a, b) = (chars.next()?, chars.next()?);
+        (flags & F_NAME != 0 && !a.is_ascii()).then(|| opening_key(a, b))
+    }))
 });
 
 fn opening_key(a: char, b: char) -> usize {
     (u32::from(a).wrapping_mul(0x9e37_79b9) ^ u32::from(b)).wrapping_mul(0x0100_0193) as usize
-        % (NAME_FILTER_WORDS * 64)
+        % BitFilter::KEYS
 }
 
 /// Whether a listed name may open with the chars `a`, `b` (`a` not ASCII): false rules the
 /// place out.
 pub(super) fn may_open_name(a: char, b: char) -> bool {
-    let key = opening_key(a, b);
-    NAME_OPENINGS[key / 64] & (1 << (key % 64)) != 0
+    NAME_OPENINGS.may_hold(opening_key(a, b))
 }
 
 /// The longest word worth looking up: no listed word is longer (a Cyrillic or Greek word takes
