@@ -963,10 +963,7 @@ impl<'a> Scanner<'a> {
 
     /// The word before byte `start`, its period dropped ("dott" of "dott. Rossi").
     fn title_before(&self, start: usize) -> &'a str {
-        let head = self.slice(0, start).trim_end().trim_end_matches('.');
-        head.rsplit(|c: char| !c.is_alphanumeric())
-            .next()
-            .unwrap_or("")
+        self.word_before(self.slice(0, start).trim_end().trim_end_matches('.').len())
     }
 
     /// Whether the word at `b` follows a lowercase honorific ("dr. okafor", "mrs kowalski").
@@ -2337,12 +2334,14 @@ impl<'a> Scanner<'a> {
             return false;
         }
         let abstract_noun = |w: &str| {
-            let w = w.to_ascii_lowercase();
             [
                 "ice", "ment", "ness", "tion", "sion", "ity", "ance", "ence", "ism", "ship",
             ]
             .iter()
-            .any(|e| w.len() > e.len() + 2 && w.ends_with(e))
+            .any(|e| {
+                w.len() > e.len() + 2
+                    && w.as_bytes()[w.len() - e.len()..].eq_ignore_ascii_case(e.as_bytes())
+            })
         };
         abstract_noun(self.slice(first.start, first.end)) || abstract_noun(second)
     }
