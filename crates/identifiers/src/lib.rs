@@ -1127,8 +1127,10 @@ impl<'a> Scanner<'a> {
             return;
         }
         let trimmed = content.trim().trim_end_matches([',', ';', ':']).trim_end();
+        // A quoted sentence keeps its full stop (it is quoted exactly); a word or name
+        // before an American-style stop ("we call it "Phoenix."") does not.
         let trimmed = match trimmed.strip_suffix('.') {
-            Some(t) if !t.ends_with('.') => t,
+            Some(t) if !t.ends_with('.') && !t.contains(' ') => t,
             _ => trimmed,
         };
         // A one-character quote ("rock 'n' roll", grade 'A') names nothing.
