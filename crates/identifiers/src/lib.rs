@@ -2528,13 +2528,67 @@ impl<'a> Scanner<'a> {
     #[inline(never)]
     fn flush_run(&mut self) {
         let span = self.run_span();
+        let split = span.and_then(|(s, e)| self.particle_split(s, e));
         self.title_run = false;
         self.run.clear();
         self.run_words = 0;
         self.overflow = false;
-        if let Some((s, e)) = span {
-            self.push_span(s, e);
+        match (span, split) {
+            (Some((s, e)), Some((a, b))) => {
+                self.push_span(s, a);
+                self.push_span(b, e);
+            }
+            (Some((s, e)), None) => self.push_span(s, e),
+            _ => {}
         }
+    }
+
+    /// Where the name spanning `s..e` is two: a particle after a full name, or after a
+    /// surname behind an honorific, says where a person is from ("Lucía Fernández de
+    /// Telefónica", "Sanne de Vries van Coolblue", "Herr Müller von Bosch"), while one word
+    /// before it makes one name ("Rio de Janeiro", "Sanne de Vries", "El Califa de León"),
+    /// and so do two given names ("Ana Maria de Souza": a listed name before the particle).
+    /// Returns the end of the first name
+    /// and the start of the second.
+    fn particle_split(&self, s: usize, e: usize) -> Option<(usize, usize)> {
+        let mut before = 0;
+        let mut prev: Option<&Word> = None;
+        for el in &self.run {
+            let El::Word(w) = el else { continue };
+            if w.start < s || w.end > e {
+                continue;
+            }
+            if let Some(p) = prev {
+                let gap = self.slice(p.end, w.start).trim();
+                if !gap.is_empty() {
+                    if !gap.split(' ').all(is_name_particle) {
+                        return None;
+                    }
+                    let word = self.slice(p.start, p.end);
+                    let full_name = before >= 2
+                        && !p.has(F_GIVEN | F_NAME)
+                        // "Universidad Nacional de Colombia": an adjective, not a surname.
+                        && !(word.len() > 5 && word.ends_with("al"));
+                    let surname = before == 1
+                        && p.start == s
+                        && lookup(self.title_before(s)) & F_HONORIFIC != 0;
+                    if full_name || surname {
+                        return Some((p.end, w.start));
+                    }
+                }
+            }
+            let article = before == 0
+                && prev.is_none()
+                && matches!(
+                    self.slice(w.start, w.end),
+                    "El" | "La" | "Le" | "Il" | "Lo" | "Los" | "Las" | "Les" | "O" | "A" | "The"
+                );
+            if !article {
+                before += 1;
+            }
+            prev = Some(w);
+        }
+        None
     }
 
     /// The name the current run spells, if any, as a byte range.
@@ -2857,6 +2911,15 @@ fn leading_number_fits(rest: &[El], street: bool) -> bool {
 
 /// Combining marks (decomposed accents) count as part of a word.
 #[inline(always)]
+/// A particle of Romance, Dutch or German names and places: "de", "da", "van der".
+fn is_name_particle(w: &str) -> bool {
+    matches!(
+        w,
+        "de" | "da" | "do" | "dos" | "das" | "del" | "della" | "di" | "du" | "des" | "van"
+            | "von" | "der" | "den" | "la" | "le"
+    )
+}
+
 fn is_mark(c: char) -> bool {
     // 200C, 200D: the zero-width (non-)joiners inside Persian and Indic words ("دیجی‌کالا").
     matches!(
@@ -3429,6 +3492,23 @@ mod tests {
             &["University of the Arts London"],
         );
         check("Is Barnes & Noble open late?", &["Barnes & Noble"]);
+        // A particle after a full name, or after a surname behind an honorific, is "from".
+        check(
+            "Responde a Lucía Fernández de Telefónica y a Ana Maria de Souza.",
+            &["Lucía Fernández", "Telefónica", "Ana Maria de Souza"],
+        );
+        check(
+            "een gesprek met Sanne de Vries van Coolblue in Den Haag",
+            &["Sanne de Vries", "Coolblue", "Den Haag"],
+        );
+        check(
+            "Herr Müller von Bosch kommt. Las compré en El Corte Inglés de Valencia.",
+            &["Müller", "Bosch", "El Corte Inglés", "Valencia"],
+        );
+        check(
+            "Estudia en la Universidad Nacional de Colombia",
+            &["Universidad Nacional de Colombia"],
+        );
     }
 
     #[test]
