@@ -2008,7 +2008,7 @@ impl<'a> Scanner<'a> {
         let (next, then) = after.split_once(' ').unwrap_or((after, ""));
         if !next.starts_with(char::is_lowercase)
             || lookup(next) & F_CONNECTOR != 0
-            || then.starts_with(char::is_uppercase)
+            || (then.starts_with(char::is_uppercase) && is_conjunction(next))
             || lookup(self.title_before(start)) & F_HONORIFIC != 0
         {
             // "Rio de Janeiro", "Quinta das Lágrimas": a particle inside a name; "dott.
@@ -2911,6 +2911,16 @@ fn leading_number_fits(rest: &[El], street: bool) -> bool {
 
 /// Combining marks (decomposed accents) count as part of a word.
 #[inline(always)]
+/// "and" (or "with") in languages whose sentences may open with two names joined by it:
+/// "Kasia i Tomek", "Pegasus ile İzmir".
+fn is_conjunction(w: &str) -> bool {
+    matches!(
+        w,
+        "i" | "y" | "e" | "et" | "und" | "ile" | "ve" | "và" | "dan" | "og" | "och" | "és"
+            | "ja" | "oraz" | "ou" | "o" | "и" | "и́"
+    )
+}
+
 /// A particle of Romance, Dutch or German names and places: "de", "da", "van der".
 fn is_name_particle(w: &str) -> bool {
     matches!(
