@@ -440,7 +440,9 @@ impl<'a> Scanner<'a> {
                 if !key {
                     self.push_quote(content);
                 }
-                self.sentence_start = false;
+                // "…in `eu-west-1`. Any ideas?": a stop right after the quote ends the sentence.
+                self.sentence_start = matches!(self.bytes.get(next), Some(b'.' | b'!' | b'?'))
+                    && self.bytes.get(next + 1).is_none_or(u8::is_ascii_whitespace);
                 self.cue_word = None;
                 (i, ci) = (next, next_ci);
                 continue;
