@@ -2658,7 +2658,29 @@ impl<'a> Scanner<'a> {
                 _ => lo += 1,
             }
         }
-        let run = &run[lo..];
+        let mut run = &run[lo..];
+        // "das Angebot von Bechtle", "Migration auf Intune", "Praxis am Prenzlauer Berg": a
+        // common noun before a preposition is what the name is about, not part of it ("Bank
+        // of America", "Internet of Things" keep their "of").
+        if let [El::Word(w), El::Conn { .. }, rest @ ..] = run {
+            let word = self.slice(w.start, w.end);
+            let noun = w.has(F_ALWAYS_DROP)
+                || (!w.has(F_NAME)
+                    && word.len() > 6
+                    && (word.ends_with("tion") || word.ends_with("ung")));
+            if noun && w.kind == Kind::Cap && matches!(rest.first(), Some(El::Word(_))) {
+                let gap = match rest.first() {
+                    Some(El::Word(next)) => self.slice(w.end, next.start).trim(),
+                    _ => "",
+                };
+                if !matches!(
+                    gap,
+                    "of" | "&" | "and" | "of the" | "de" | "del" | "da" | "do" | "di" | "du"
+                ) {
+                    run = rest;
+                }
+            }
+        }
         let start = match run.first()? {
             El::Word(w) => w.start,
             El::Ord { start, .. } => *start,
@@ -2918,8 +2940,23 @@ fn leading_number_fits(rest: &[El], street: bool) -> bool {
 fn is_conjunction(w: &str) -> bool {
     matches!(
         w,
-        "i" | "y" | "e" | "et" | "und" | "ile" | "ve" | "và" | "dan" | "og" | "och" | "és"
-            | "ja" | "oraz" | "ou" | "o" | "и" | "и́"
+        "i" | "y"
+            | "e"
+            | "et"
+            | "und"
+            | "ile"
+            | "ve"
+            | "và"
+            | "dan"
+            | "og"
+            | "och"
+            | "és"
+            | "ja"
+            | "oraz"
+            | "ou"
+            | "o"
+            | "и"
+            | "и́"
     )
 }
 
@@ -2927,8 +2964,21 @@ fn is_conjunction(w: &str) -> bool {
 fn is_name_particle(w: &str) -> bool {
     matches!(
         w,
-        "de" | "da" | "do" | "dos" | "das" | "del" | "della" | "di" | "du" | "des" | "van"
-            | "von" | "der" | "den" | "la" | "le"
+        "de" | "da"
+            | "do"
+            | "dos"
+            | "das"
+            | "del"
+            | "della"
+            | "di"
+            | "du"
+            | "des"
+            | "van"
+            | "von"
+            | "der"
+            | "den"
+            | "la"
+            | "le"
     )
 }
 
