@@ -5,6 +5,8 @@ use std::sync::LazyLock;
 
 use fnv::FnvHashMap;
 
+use super::bloom;
+
 /// Opens sentences as an ordinary word (verbs, pronouns, greetings): dropped there.
 pub(super) const F_STARTER: u32 = 1 << 0;
 /// A common noun or adjective: not a name on its own at the start of a sentence.
@@ -105,6 +107,14 @@ pub(super) const F_NAME: u32 = 1 << 17;
 /// ("ソフト" of "ソフトバンク"), or its first words ("new" of "new york"): a search for names
 /// goes on past it.
 pub(super) const F_NAME_PREFIX: u32 = 1 << 18;
+
+/// The bit filter of common English words (english.txt), built by build.rs.
+static ENGLISH: &[u8; bloom::BITS / 8] = include_bytes!(concat!(env!("OUT_DIR"), "/english.bits"));
+
+/// Whether `word` (lowercase) is a common English word; about 1 unknown word in 25 passes too.
+pub(super) fn is_english_word(word: &str) -> bool {
+    bloom::bits(word.as_bytes()).all(|bit| ENGLISH[bit / 8] & (1 << (bit % 8)) != 0)
+}
 
 /// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
 static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {

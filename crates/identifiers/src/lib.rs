@@ -38,6 +38,7 @@
 
 use fnv::{FnvHashMap, FnvHashSet};
 
+mod bloom;
 mod caseless;
 mod lexicon;
 use lexicon::*;
@@ -305,6 +306,8 @@ struct Scanner<'a> {
     taken_end: usize,
     /// The names found in a token of a script without case, kept to reuse its allocation.
     caseless_spans: Vec<(usize, usize)>,
+    /// Whether the message is typed in lowercase (asked once, when first needed).
+    casual: Option<bool>,
 }
 
 impl<'a> Scanner<'a> {
@@ -328,6 +331,7 @@ impl<'a> Scanner<'a> {
             title_run: false,
             taken_end: 0,
             caseless_spans: Vec::new(),
+            casual: None,
         }
     }
 
@@ -966,6 +970,112 @@ impl<'a> Scanner<'a> {
     /// The word before byte `start`, its period dropped ("dott" of "dott. Rossi").
     fn title_before(&self, start: usize) -> &'a str {
         self.word_before(self.slice(0, start).trim_end().trim_end_matches('.').len())
+    }
+
+    /// Whether the message is typed in lowercase: its first word has no capital and the
+    /// pronoun "I" is not written as one. Its writer does not capitalise, so names come in
+    /// lowercase too ("dinner at dishoom with funmi").
+    fn casual(&mut self) -> bool {
+        *self.casual.get_or_insert_with(|| {
+            let first = self.text.split_whitespace().next().unwrap_or_default();
+            first.chars().any(char::is_alphabetic)
+                && !first.chars().any(char::is_uppercase)
+                && !self
+                    .bytes
+                    .windows(3)
+                    .any(|w| w[0] == b' ' && w[1] == b'I' && matches!(w[2], b' ' | b'\''))
+        })
+    }
+
+    /// In a message typed in lowercase, a word that is neither in the lexicon nor a common
+    /// English word, right after a preposition or a word that introduces a person or a place
+    /// ("at dishoom", "to ibadan", "aunty funmi", "called benne dosa house"), is a name: emits
+    /// it with the unknown words after it (and a place noun ending them).
+    fn unlisted_lowercase_name(&mut self, w: &str, b: usize) -> bool {
+        let Some((cs, ce)) = self.cue_word else {
+            return false;
+        };
+        let cue = self.slice(cs, ce);
+        let slot = matches!(
+            cue,
+            "at" | "from"
+                | "in"
+                | "with"
+                | "on"
+                | "to"
+                | "into"
+                | "through"
+                | "near"
+                | "via"
+                | "called"
+                | "named"
+                | "aunty"
+                | "auntie"
+                | "uncle"
+                | "ask"
+                | "tell"
+                | "friend"
+                | "cousin"
+        );
+        let unknown = |w: &str| {
+            w.len() >= 3
+                && w.chars().all(|c| c.is_alphabetic() && c.is_lowercase())
+                && lookup(w) == 0
+                && !is_english_word(w)
+                // "deposits", "sisters": a plural of a word.
+                && !w.strip_suffix('s').is_some_and(|stem| lookup(stem) != 0 || is_english_word(stem))
+        };
+        if !slot || ce + 1 != b || self.bytes[ce] != b' ' || !unknown(w) || !self.casual() {
+            return false;
+        }
+        let mut end = b + w.len();
+        for _ in 0..3 {
+            let Some(rest) = self.text[end..].strip_prefix(' ') else {
+                break;
+            };
+            let next = rest
+                .split(|c: char| !c.is_alphabetic())
+                .next()
+                .unwrap_or_default();
+            let place = lookup(next) & F_STREET != 0
+                || matches!(
+                    next,
+                    "garden"
+                        | "house"
+                        | "market"
+                        | "hotel"
+                        | "club"
+                        | "cafe"
+                        | "bakery"
+                        | "station"
+                        | "park"
+                        | "mall"
+                        | "centre"
+                        | "center"
+                        | "beach"
+                        | "vets"
+                        | "clinic"
+                        | "hall"
+                        | "bar"
+                        | "kitchen"
+                        | "grill"
+                        | "gym"
+                );
+            if next.is_empty() || !(place || unknown(next)) {
+                // "to mow the lawn": a verb before its object.
+                if cue == "to" && end == b + w.len() && lookup(next) & F_OBJECT != 0 {
+                    return false;
+                }
+                break;
+            }
+            end += 1 + next.len();
+            if place {
+                break;
+            }
+        }
+        self.emit_id(b, end);
+        self.taken_end = end;
+        true
     }
 
     /// Whether the word at `b` follows a lowercase honorific ("dr. okafor", "mrs kowalski").
@@ -1802,6 +1912,9 @@ impl<'a> Scanner<'a> {
                 e - s <= 4 && matches!(self.bytes.get(e..b), Some(b" " | b". "))
             });
             if (named || titled) && self.lowercase_name(w, b, named) {
+                return false;
+            }
+            if self.cue_word.is_some() && self.unlisted_lowercase_name(w, b) {
                 return false;
             }
             let flags = if self.run.is_empty() {
@@ -3529,6 +3642,52 @@ mod tests {
             &["דוד כהן", "Tel Aviv"],
         );
         check("张伟说他那边的 CUDA 版本是 12.1", &["张伟", "CUDA"]);
+    }
+
+    #[test]
+    fn identifiers_unlisted_names_in_lowercase_messages() {
+        // After a preposition or a word that introduces someone, a word that is not English.
+        check(
+            "dinner at dishoom in covent garden, then drinks with funmi",
+            &["dishoom", "covent garden", "funmi"],
+        );
+        check(
+            "buy a card for aunty funmi and post it to ibadan",
+            &["funmi", "ibadan"],
+        );
+        // English words, plurals and verbs after "to" stay words.
+        check(
+            "remind me to mow the lawn, pick up jake from soccer, vat on deposits",
+            &["jake"],
+        );
+        // A writer who capitalises writes names capitalised: a lowercase word is a word.
+        check("Dinner at dishoom tonight", &[]);
+        check("so I said dinner at dishoom", &[]);
+    }
+
+    #[test]
+    fn identifiers_english_filter_holds_every_listed_word() {
+        let listed = include_str!("english.txt");
+        let words: Vec<&str> = listed
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .collect();
+        assert!(words.len() > 9_000);
+        assert!(words.iter().all(|w| is_english_word(w)));
+        // Names pass for words rarely (about 1 in 25 by the filter's size).
+        let names: Vec<&str> = include_str!("names.txt")
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .filter(|w| w.bytes().all(|b| b.is_ascii_lowercase()) && w.len() >= 3)
+            .collect();
+        let passing = names.iter().filter(|w| is_english_word(w)).count();
+        assert!(
+            passing * 10 < names.len(),
+            "{passing} of {} names pass",
+            names.len()
+        );
     }
 
     #[test]
