@@ -308,6 +308,8 @@ struct Scanner<'a> {
     caseless_spans: Vec<(usize, usize)>,
     /// Whether the message is typed in lowercase (asked once, when first needed).
     casual: Option<bool>,
+    /// The end of the last name found typed in lowercase: "and" after it may join another.
+    lowercase_name_end: usize,
 }
 
 impl<'a> Scanner<'a> {
@@ -332,6 +334,7 @@ impl<'a> Scanner<'a> {
             taken_end: 0,
             caseless_spans: Vec::new(),
             casual: None,
+            lowercase_name_end: 0,
         }
     }
 
@@ -992,31 +995,6 @@ impl<'a> Scanner<'a> {
     /// ("at dishoom", "to ibadan", "aunty funmi", "called benne dosa house"), is a name: emits
     /// it with the unknown words after it (and a place noun ending them).
     fn unlisted_lowercase_name(&mut self, w: &str, b: usize) -> bool {
-        let Some((cs, ce)) = self.cue_word else {
-            return false;
-        };
-        let cue = self.slice(cs, ce);
-        let slot = matches!(
-            cue,
-            "at" | "from"
-                | "in"
-                | "with"
-                | "on"
-                | "to"
-                | "into"
-                | "through"
-                | "near"
-                | "via"
-                | "called"
-                | "named"
-                | "aunty"
-                | "auntie"
-                | "uncle"
-                | "ask"
-                | "tell"
-                | "friend"
-                | "cousin"
-        );
         let unknown = |w: &str| {
             w.len() >= 3
                 && w.chars().all(|c| c.is_alphabetic() && c.is_lowercase())
@@ -1025,6 +1003,34 @@ impl<'a> Scanner<'a> {
                 // "deposits", "sisters": a plural of a word.
                 && !w.strip_suffix('s').is_some_and(|stem| lookup(stem) != 0 || is_english_word(stem))
         };
+        let Some((cs, ce)) = self.cue_word else {
+            return false;
+        };
+        let cue = self.slice(cs, ce);
+        // "zayn and noor": a name just found, then "and" or "or".
+        let listed = matches!(cue, "and" | "or") && self.lowercase_name_end + 1 == cs;
+        let slot = listed
+            || matches!(
+                cue,
+                "at" | "from"
+                    | "in"
+                    | "with"
+                    | "on"
+                    | "to"
+                    | "into"
+                    | "through"
+                    | "near"
+                    | "via"
+                    | "called"
+                    | "named"
+                    | "aunty"
+                    | "auntie"
+                    | "uncle"
+                    | "ask"
+                    | "tell"
+                    | "friend"
+                    | "cousin"
+            );
         if !slot || ce + 1 != b || self.bytes[ce] != b' ' || !unknown(w) || !self.casual() {
             return false;
         }
@@ -1075,6 +1081,7 @@ impl<'a> Scanner<'a> {
         }
         self.emit_id(b, end);
         self.taken_end = end;
+        self.lowercase_name_end = end;
         true
     }
 
@@ -1914,7 +1921,9 @@ impl<'a> Scanner<'a> {
             if (named || titled) && self.lowercase_name(w, b, named) {
                 return false;
             }
-            if self.cue_word.is_some() && self.unlisted_lowercase_name(w, b) {
+            if (self.cue_word.is_some() || self.sentence_start)
+                && self.unlisted_lowercase_name(w, b)
+            {
                 return false;
             }
             let flags = if self.run.is_empty() {
@@ -2029,6 +2038,7 @@ impl<'a> Scanner<'a> {
         if flags & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME {
             // "ask priya", "flight to lisbon": a listed name typed in lowercase.
             self.emit_id(b, end);
+            self.lowercase_name_end = end;
             return true;
         }
         false
