@@ -291,7 +291,39 @@ pub(super) fn korean_name(word: &str) -> Option<usize> {
         && stem.chars().count() == 3
         && syllables.all(is_hangul)
         && KOREAN_FAMILY_NAMES.contains(&stem.chars().next()?);
-    person.then_some(stem.len())
+    if person {
+        return Some(stem.len());
+    }
+    korean_given_name(word)
+}
+
+/// What follows a person in Korean and seldom a thing: "씨" (Mr/Ms), "랑" and "이랑" (with),
+/// "한테" and "에게" (to), with a particle after "씨" ("민수씨가").
+const KOREAN_PERSON_MARKS: [&str; 5] = ["씨", "이랑", "랑", "한테", "에게"];
+
+/// People who are not named: family, friends, colleagues ("엄마랑", "친구한테").
+const KOREAN_PEOPLE_NOUNS: [&str; 28] = [
+    "가족", "고객", "과장", "남친", "남편", "누나", "대리", "동료", "동생", "딸이", "부장", "부모",
+    "사람", "사장", "삼촌", "선배", "손님", "아내", "아들", "아빠", "애들", "언니", "엄마", "여친",
+    "오빠", "이모", "친구", "후배",
+];
+
+/// A Korean given name of two syllables before a mark of a person ("민수씨가", "지수랑",
+/// "서연이한테": the "이" after a name that ends in a consonant is not part of it). The
+/// name's length in bytes.
+fn korean_given_name(word: &str) -> Option<usize> {
+    let rest = word.find('씨').map_or(word, |i| &word[..i + '씨'.len_utf8()]);
+    let stem = KOREAN_PERSON_MARKS
+        .iter()
+        .find_map(|m| rest.strip_suffix(m))?;
+    let mut chars = stem.chars();
+    let name: String = chars.by_ref().take(2).collect();
+    let tail = chars.as_str();
+    let fits = name.chars().count() == 2
+        && name.chars().all(is_hangul)
+        && (tail.is_empty() || tail == "이")
+        && !KOREAN_PEOPLE_NOUNS.contains(&name.as_str());
+    fits.then_some(name.len())
 }
 
 /// Arabic words that begin with the article but name no one ("next week", "the hour").
@@ -393,6 +425,11 @@ mod tests {
             "no particle: could be any word"
         );
         assert_eq!(korean_name("이번에"), None);
+        assert_eq!(korean_name("민수씨가"), Some("민수".len()));
+        assert_eq!(korean_name("지수랑"), Some("지수".len()));
+        assert_eq!(korean_name("서연이한테"), Some("서연".len()));
+        assert_eq!(korean_name("엄마랑"), None);
+        assert_eq!(korean_name("회의실에서"), None);
         assert_eq!(korean_name("회의록을"), None);
     }
 
