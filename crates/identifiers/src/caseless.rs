@@ -177,6 +177,12 @@ const NOT_NAMES: [&str; 12] = [
     "夏天",
 ];
 
+/// Words for a person that a name follows without a particle ("同事赵敏", "老板陈志强").
+const CHINESE_PEOPLE_NOUNS: [&str; 24] = [
+    "同事", "老板", "朋友", "同学", "老师", "经理", "客户", "室友", "邻居", "医生", "助理", "领导",
+    "老公", "老婆", "妈妈", "爸爸", "哥哥", "姐姐", "弟弟", "妹妹", "表哥", "表姐", "主管", "总监",
+];
+
 /// A Chinese personal name at byte `at` of `token`: a family name at a word boundary, then
 /// one or two chars up to the next particle, verb, time word or the token's end. Its length
 /// in bytes.
@@ -203,7 +209,9 @@ fn chinese_name(token: &str, at: usize) -> Option<usize> {
         )
     };
     let ends_name = |k: usize| boundary(c[k]) || time_word(k);
-    if !boundary(token[..at].chars().next_back()) {
+    // "同事赵敏", "我老板陈志强": a word for a person right before the name.
+    let after_person_noun = || CHINESE_PEOPLE_NOUNS.iter().any(|n| token[..at].ends_with(n));
+    if !boundary(token[..at].chars().next_back()) && !after_person_noun() {
         return None;
     }
     let given =

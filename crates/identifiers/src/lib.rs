@@ -3631,6 +3631,7 @@ mod tests {
         check("new ideas for rio", &[]);
         // Chinese: a family name and a given name between particles; listed places.
         check("我下周和张伟去杭州出差", &["张伟", "杭州"]);
+        check("我的同事赵敏明天从成都飞回北京", &["赵敏", "成都", "北京"]);
         check("候选人毕业于清华大学", &["清华大学"]);
         // Japanese: a title marks a name, a listed name needs none; no name inside a name.
         check("田中さんと京都で会う", &["田中", "京都"]);
