@@ -210,7 +210,11 @@ fn chinese_name(token: &str, at: usize) -> Option<usize> {
     };
     let ends_name = |k: usize| boundary(c[k]) || time_word(k);
     // "同事赵敏", "我老板陈志强": a word for a person right before the name.
-    let after_person_noun = || CHINESE_PEOPLE_NOUNS.iter().any(|n| token[..at].ends_with(n));
+    let after_person_noun = || {
+        CHINESE_PEOPLE_NOUNS
+            .iter()
+            .any(|n| token[..at].ends_with(n))
+    };
     if !boundary(token[..at].chars().next_back()) && !after_person_noun() {
         return None;
     }
@@ -273,6 +277,31 @@ const KOREAN_PLACE_SUFFIXES: [&str; 10] = [
     "점",
 ];
 
+/// Roles written after a Korean name ("봉준호 감독", "정우성 배우").
+pub(super) const KOREAN_ROLES: [&str; 15] = [
+    "배우",
+    "감독",
+    "대표",
+    "팀장",
+    "매니저",
+    "작가",
+    "기자",
+    "교수",
+    "선생",
+    "의원",
+    "원장",
+    "부장",
+    "과장",
+    "대리",
+    "선수",
+];
+
+/// The Korean family names of nine people in ten: a name of three syllables starts with one.
+pub(super) const KOREAN_FAMILY_NAMES_ALL: [char; 30] = [
+    '김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한', '오', '서', '신', '권', '황',
+    '안', '송', '류', '전', '홍', '고', '문', '양', '손', '배', '백', '허', '유', '남',
+];
+
 /// The most common Korean family names that seldom begin an ordinary word.
 const KOREAN_FAMILY_NAMES: [char; 6] = ['김', '박', '최', '윤', '임', '황'];
 
@@ -320,7 +349,9 @@ const KOREAN_PEOPLE_NOUNS: [&str; 28] = [
 /// "서연이한테": the "이" after a name that ends in a consonant is not part of it). The
 /// name's length in bytes.
 fn korean_given_name(word: &str) -> Option<usize> {
-    let rest = word.find('씨').map_or(word, |i| &word[..i + '씨'.len_utf8()]);
+    let rest = word
+        .find('씨')
+        .map_or(word, |i| &word[..i + '씨'.len_utf8()]);
     let stem = KOREAN_PERSON_MARKS
         .iter()
         .find_map(|m| rest.strip_suffix(m))?;

@@ -746,8 +746,29 @@ impl<'a> Scanner<'a> {
             let next = self.slice(b + w.len(), self.bytes.len());
             next.strip_prefix(' ')
                 .map(|n| &n[..n.find(char::is_whitespace).unwrap_or(n.len())])
-                .is_some_and(|n| n.starts_with('씨') || n.contains('님'))
+                .is_some_and(|n| {
+                    n.starts_with('씨')
+                        || n.contains('님')
+                        // "정우성 배우가", "봉준호 감독": a role after a name.
+                        || caseless::KOREAN_ROLES.iter().any(|r| n.starts_with(r))
+                })
         };
+        // "참석: 박서준, 이하나 (네이버)", "박지현: …": a family name and two syllables, alone
+        // in a list or before a colon.
+        let listed_person = || {
+            let end = b + w.len();
+            let after = self.bytes.get(end).copied();
+            let before = self.slice(0, b).trim_end_matches(' ').chars().next_back();
+            w.chars().count() == 3
+                && w.chars().all(caseless::is_hangul)
+                && w.starts_with(|c| caseless::KOREAN_FAMILY_NAMES_ALL.contains(&c))
+                && (matches!(after, Some(b',' | b':' | b')'))
+                    || matches!(before, Some(',' | ':' | '(' | '、')))
+        };
+        if listed_person() {
+            self.emit_id(b, b + w.len());
+            return true;
+        }
         if (2..=4).contains(&w.chars().count())
             && w.chars().all(caseless::is_hangul)
             && korean_title_follows()
@@ -3641,6 +3662,10 @@ mod tests {
         );
         // Korean, Arabic, Hebrew, Devanagari, Thai.
         check("박지현이 서울에 왔어요", &["박지현", "서울"]);
+        check(
+            "참석: 박서준, 이하나 (네이버). 봉준호 감독 최고",
+            &["박서준", "이하나", "네이버", "봉준호"],
+        );
         check("محمد العلي سيزور مكتب دبي", &["محمد العلي", "دبي"]);
         check("דוד כהן מתל אביב", &["דוד כהן", "תל אביב"]);
         check("यिश הופעה תל אביב", &["תל אביב"]);
