@@ -1602,6 +1602,17 @@ impl<'a> Scanner<'a> {
             self.emit_id(b, end);
             return false;
         }
+        if shape.slash {
+            // "10.42.0.0/16", "2001:db8:4f2a::/48": a network, its prefix length included.
+            if let Some((ip, bits)) = w.rsplit_once('/') {
+                let prefix =
+                    (1..=3).contains(&bits.len()) && bits.bytes().all(|c| c.is_ascii_digit());
+                if prefix && (shapes::is_ipv4(ip) || shapes::is_ipv6(ip)) {
+                    self.emit_id(b, end);
+                    return false;
+                }
+            }
+        }
         if shape.colon {
             if is_iso_datetime(w) {
                 self.other();
@@ -1612,6 +1623,13 @@ impl<'a> Scanner<'a> {
                 return false;
             }
             if is_colon_id(w) {
+                self.emit_id(b, end);
+                return false;
+            }
+            if w.split_once("::")
+                .is_some_and(|(file, test)| !test.is_empty() && file.contains('/') && is_path(file))
+            {
+                // "tests/test_sync.py::test_retry_backoff": a test, by its file and name.
                 self.emit_id(b, end);
                 return false;
             }
@@ -1831,6 +1849,9 @@ impl<'a> Scanner<'a> {
             } else {
                 self.cap_word(w, b, lookup(w));
             }
+        } else if is_romanised_given_name(w) {
+            // "Sun-hee", "Wei-ting", "Soo-jin": a Korean or Chinese given name.
+            self.cap_word(w, b, 0);
         } else if is_service_name(w) {
             self.emit_id(b, end);
         } else if w.split_once('-').is_some_and(|(head, tail)| {
@@ -1984,7 +2005,27 @@ impl<'a> Scanner<'a> {
                 return true;
             }
             let common = flags & (F_STARTER | F_COMMON) != 0 && w.len() >= 4;
-            if common || flags & (F_ACRONYM_STOP | F_TIME | F_HONORIFIC) != 0 {
+            let log_level = matches!(
+                w,
+                "INFO"
+                    | "ERROR"
+                    | "WARN"
+                    | "WARNING"
+                    | "DEBUG"
+                    | "FATAL"
+                    | "TRACE"
+                    | "CRITICAL"
+                    | "FAILED"
+                    | "NOTICE"
+                    | "PASSED"
+                    | "FAIL"
+                    | "PASS"
+            );
+            if log_level {
+                // "ERROR Failed to load config": a log line's message opens after its level.
+                self.filler();
+                self.sentence_start = true;
+            } else if common || flags & (F_ACRONYM_STOP | F_TIME | F_HONORIFIC) != 0 {
                 self.filler();
             } else {
                 self.word(b, end, Kind::Caps, 0);
@@ -3104,6 +3145,38 @@ fn is_conjunction(w: &str) -> bool {
     )
 }
 
+/// A romanised Korean or Chinese given name of two syllables joined by a hyphen ("Sun-hee",
+/// "Wei-ting", "Ji-soo"), not a compound of English words ("Hip-hop", "Pop-up").
+fn is_romanised_given_name(w: &str) -> bool {
+    let Some((head, tail)) = w.split_once('-') else {
+        return false;
+    };
+    let syllable = |p: &str| {
+        let p = p.as_bytes();
+        let onset = p
+            .iter()
+            .take_while(|c| !matches!(c, b'a' | b'e' | b'i' | b'o' | b'u'))
+            .count();
+        let vowels = p[onset..]
+            .iter()
+            .take_while(|c| matches!(c, b'a' | b'e' | b'i' | b'o' | b'u'))
+            .count();
+        let coda = &p[onset + vowels..];
+        (1..=4).contains(&p.len())
+            && onset <= 2
+            && (1..=3).contains(&vowels)
+            && matches!(coda, b"" | b"n" | b"ng" | b"m" | b"k" | b"l")
+    };
+    let lower_head = head.to_ascii_lowercase();
+    head.starts_with(|c: char| c.is_ascii_uppercase())
+        && head[1..].bytes().all(|c| c.is_ascii_lowercase())
+        && tail.bytes().all(|c| c.is_ascii_lowercase())
+        && syllable(&lower_head)
+        && syllable(tail)
+        && lookup(tail) == 0
+        && !(is_english_word(&lower_head) && is_english_word(tail))
+}
+
 /// A particle of Romance, Dutch or German names and places: "de", "da", "van der".
 fn is_name_particle(w: &str) -> bool {
     matches!(
@@ -3699,6 +3772,22 @@ mod tests {
         // A writer who capitalises writes names capitalised: a lowercase word is a word.
         check("Dinner at dishoom tonight", &[]);
         check("so I said dinner at dishoom", &[]);
+    }
+
+    #[test]
+    fn identifiers_networks_log_lines_tests_and_romanised_names() {
+        check(
+            "allow 10.42.0.0/16 and 2001:db8:4f2a::/48 but not 10.42.7.19",
+            &["10.42.0.0/16", "2001:db8:4f2a::/48", "10.42.7.19"],
+        );
+        check(
+            "[2024-02-01 13:45:12] ERROR Failed to load config\nFAILED tests/test_sync.py::test_retry",
+            &["tests/test_sync.py::test_retry"],
+        );
+        check(
+            "Reviewers: Sun-hee Park, Hsu Wei-ting. Hip-hop and Pop-up night",
+            &["Sun-hee Park", "Hsu Wei-ting"],
+        );
     }
 
     #[test]
