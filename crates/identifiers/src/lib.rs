@@ -1881,9 +1881,11 @@ impl<'a> Scanner<'a> {
             return;
         }
         // "İstanbul'a", "Koton'dan", "Ali'nin": a Turkish case ending written after a name.
-        const TURKISH_ENDINGS: [&str; 28] = [
+        const TURKISH_ENDINGS: [&str; 42] = [
             "a", "da", "dan", "de", "den", "e", "i", "in", "nin", "nun", "ta", "tan", "te", "ten",
             "u", "un", "ya", "ye", "yi", "yla", "yle", "ı", "ın", "nın", "ü", "ün", "nün", "yı",
+            "la", "le", "na", "ne", "nda", "nde", "ndan", "nden", "nı", "ni", "nu", "nü", "yu",
+            "yü",
         ];
         if let Some((base, ending)) = w.split_once(['\'', '’']) {
             if base.starts_with(char::is_uppercase)
@@ -2753,7 +2755,7 @@ impl<'a> Scanner<'a> {
                     }
                     let word = self.slice(p.start, p.end);
                     let full_name = before >= 2
-                        && !p.has(F_GIVEN | F_NAME)
+                        && !(before == 2 && p.has(F_GIVEN | F_NAME))
                         // "Universidad Nacional de Colombia": an adjective, not a surname.
                         && !(word.len() > 5 && word.ends_with("al"));
                     let surname = before == 1
