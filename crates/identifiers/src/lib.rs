@@ -1353,6 +1353,12 @@ impl<'a> Scanner<'a> {
             }
             return;
         }
+        if e - s == 1 && self.bytes.get(s) == Some(&b':') && self.prev(s) == Some(' ') {
+            // "Présents : Camille", "Points :": a French label, its colon spaced.
+            self.drop_label(None);
+            self.brk_end();
+            return;
+        }
         if self.is_emoji_code(s, e) {
             // ":rotating_light:", ":+1:": an emoji written by its name.
             self.filler();
