@@ -3778,8 +3778,8 @@ mod tests {
             &["jake"],
         );
         // A writer who capitalises writes names capitalised: a lowercase word is a word.
-        check("Dinner at dishoom tonight", &[]);
-        check("so I said dinner at dishoom", &[]);
+        check("Dinner at zorbaz tonight", &[]);
+        check("so I said dinner at zorbaz", &[]);
     }
 
     #[test]
