@@ -1458,7 +1458,15 @@ impl<'a> Scanner<'a> {
             let at_boundary = trail_punct
                 || !matches!(self.ch(token_end), Some((c, _)) if is_space(c) && c != '\t' && !is_line_break(c))
                 || matches!(self.ch(token_end + 1), Some(('$' | '€' | '£' | '¥', _)));
-            if at_boundary || self.article_before_run() {
+            let listed_owner = matches!(self.run.as_slice(),
+                [El::Word(w)] if w.end == base_end && w.kind == Kind::Cap && w.has(F_NAME)
+                    && lookup_phrase(&self.slice(w.start, end).replace('’', "'"))
+                        & (F_NAME | F_NAME_PREFIX) == 0);
+            if listed_owner {
+                // "Kevin's copy", "Priya's email", "not Noor's.": a listed name owns what
+                // follows; the shops whose name holds the 's are listed with it.
+                self.flush();
+            } else if at_boundary || self.article_before_run() {
                 // "a Trader Joe's bag", "the Macy's gift card": a person's possessive takes no
                 // article; a shop's name does.
                 self.extend_last_word(base_end, end);
@@ -3780,6 +3788,14 @@ mod tests {
         // A writer who capitalises writes names capitalised: a lowercase word is a word.
         check("Dinner at zorbaz tonight", &[]);
         check("so I said dinner at zorbaz", &[]);
+    }
+
+    #[test]
+    fn identifiers_listed_names_own_what_follows() {
+        check(
+            "Kevin's copy is at Sam's Club; send it to Priya's email, not Costco's",
+            &["Kevin", "Sam's Club", "Priya", "Costco"],
+        );
     }
 
     #[test]
