@@ -89,6 +89,7 @@ pub(super) fn flag_named(name: &str) -> u32 {
         "suffix-dot" => F_SUFFIX_DOT,
         "street" => F_STREET,
         "given" => F_GIVEN,
+        "role" => F_ROLE,
         // a unit test checks every line's flags are known
         _ => 0,
     }
@@ -115,6 +116,10 @@ static ENGLISH: &[u8; bloom::BITS / 8] = include_bytes!(concat!(env!("OUT_DIR"),
 pub(super) fn is_english_word(word: &str) -> bool {
     bloom::bits(word.as_bytes()).all(|bit| ENGLISH[bit / 8] & (1 << (bit % 8)) != 0)
 }
+
+/// A job title's or a department's word ("Head of Sales", "Staff Engineer", "Legal"): a run
+/// of nothing else names no one.
+pub(super) const F_ROLE: u32 = 1 << 19;
 
 /// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
 static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {

@@ -2830,6 +2830,15 @@ impl<'a> Scanner<'a> {
                 return None;
             }
         }
+        // "Head of Sales", "Staff Engineer", "| Legal |", "Product wants Insights": a job
+        // title or a department names no one.
+        if self
+            .run
+            .iter()
+            .all(|e| !matches!(e, El::Word(w) if !(w.kind == Kind::Cap && w.has(F_ROLE))))
+        {
+            return None;
+        }
         let run = &self.run[..];
         let mut hi = run.len();
         while hi > 0 && matches!(run[hi - 1], El::Conn { .. } | El::Ord { .. }) {
@@ -3788,6 +3797,15 @@ mod tests {
         // A writer who capitalises writes names capitalised: a lowercase word is a word.
         check("Dinner at zorbaz tonight", &[]);
         check("so I said dinner at zorbaz", &[]);
+    }
+
+    #[test]
+    fn identifiers_job_titles_and_departments_name_no_one() {
+        check(
+            "Maya Goldberg joined as Head of Customer Success; ping Legal and the Platform team",
+            &["Maya Goldberg"],
+        );
+        check("General Motors hired a Staff Engineer", &["General Motors"]);
     }
 
     #[test]
