@@ -1936,7 +1936,16 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if shape.numeric > 0 {
-            if self.tail_joinable() && self.shape(Asked::ModelCode, w, shapes::is_model_code) {
+            // "Aer Lingus EI154", "KLM KL1601": a flight after its airline is a code of its
+            // own (a model code, "Volvo XC90", "Dyson V11", has fewer digits).
+            let flight = w.len() >= 5
+                && w.len() <= 6
+                && w.as_bytes()[..2].iter().all(u8::is_ascii_uppercase)
+                && w.as_bytes()[2..].iter().all(u8::is_ascii_digit);
+            if self.tail_joinable()
+                && !flight
+                && self.shape(Asked::ModelCode, w, shapes::is_model_code)
+            {
                 // "Dyson V11", "Galaxy S23".
                 self.run.push(El::Num { end });
                 self.sentence_start = false;
@@ -3806,6 +3815,14 @@ mod tests {
             &["Maya Goldberg"],
         );
         check("General Motors hired a Staff Engineer", &["General Motors"]);
+    }
+
+    #[test]
+    fn identifiers_flights_apart_from_airlines() {
+        check(
+            "Aer Lingus EI154, then my Volvo XC90",
+            &["Aer Lingus", "EI154", "Volvo XC90"],
+        );
     }
 
     #[test]
