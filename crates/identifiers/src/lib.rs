@@ -1998,7 +1998,19 @@ impl<'a> Scanner<'a> {
             } else {
                 self.lookup(w)
             };
-            let joined = if flags & F_CONNECTOR != 0 {
+            let joined = if w == "the"
+                && matches!(self.run.last(), Some(El::Word(_)))
+                && self.cap_word_follows(end)
+                && self.title_mode()
+            {
+                // "Here Comes the Sun", "Gone with the Wind": "the" inside a title.
+                self.run.push(El::Conn {
+                    of: false,
+                    prep: false,
+                });
+                self.sentence_start = false;
+                true
+            } else if flags & F_CONNECTOR != 0 {
                 self.try_conn(flags, w == "of")
             } else if w == "and" && self.the_title_follows(end) {
                 // "Harry Potter and the Philosopher's Stone", "Zen and the Art of …": "and
@@ -2009,7 +2021,7 @@ impl<'a> Scanner<'a> {
                 // "Pride and Prejudice", "Crime and Punishment": two capitalised nouns joined
                 // inside a sentence name one work ("Anna and Ben" stay two).
                 self.try_conn(F_CONNECTOR, false)
-            } else if flags & F_MID_DROP != 0 && self.title_mode() {
+            } else if (flags & F_MID_DROP != 0 || w == "with") && self.title_mode() {
                 self.try_title_joiner(w)
             } else {
                 false
@@ -2393,9 +2405,15 @@ impl<'a> Scanner<'a> {
             }
         }
         if let Some(El::Conn { prep: true, .. }) = self.run.last() {
-            // "The Hobbit in London": a title preposition joins only through an article.
-            self.run.pop();
-            self.flush();
+            // "The Hobbit in London": a title preposition joins only through an article, or
+            // an ordinary word ("Lost in Translation", "Falling in Love").
+            let ordinary = kind == Kind::Cap
+                && self.word_before(start) != "with"
+                && is_english_cap(self.slice(start, end));
+            if !ordinary {
+                self.run.pop();
+                self.flush();
+            }
         }
         // "Put The Hobbit on hold": a capitalised "The" after an opener is not where the
         // sentence starts, and opens a title.
@@ -2458,7 +2476,10 @@ impl<'a> Scanner<'a> {
         // "after Gone with the Wind", "rewatching What We Do in the Shadows": an ordinary word
         // capitalised inside a sentence opens a title.
         if let Some(El::Word(w)) = self.run.first() {
-            if w.kind == Kind::Cap && !w.sent_init && w.has(F_COMMON | F_STARTER) && !w.has(F_GIVEN)
+            if w.kind == Kind::Cap
+                && !w.sent_init
+                && !w.has(F_GIVEN | F_NAME)
+                && (w.has(F_COMMON | F_STARTER) || is_english_cap(self.slice(w.start, w.end)))
             {
                 return true;
             }
@@ -2557,7 +2578,11 @@ impl<'a> Scanner<'a> {
                     && w.as_bytes()[w.len() - e.len()..].eq_ignore_ascii_case(e.as_bytes())
             })
         };
-        abstract_noun(self.slice(first.start, first.end)) || abstract_noun(second)
+        let first = self.slice(first.start, first.end);
+        abstract_noun(first)
+            || abstract_noun(second)
+            // "War and Peace", "Romeo and Juliet" not: two words of English.
+            || (is_english_cap(first) && is_english_cap(second))
     }
 
     /// Whether a capitalised word follows position `p` after one space.
@@ -3211,6 +3236,19 @@ fn is_romanised_given_name(w: &str) -> bool {
         && !(is_english_word(&lower_head) && is_english_word(tail))
 }
 
+/// Whether a capitalised word is, in lowercase, a common English word and no listed name
+/// ("Wind", "Mice"; not "Paris", "Priya").
+fn is_english_cap(w: &str) -> bool {
+    let mut buf = [0u8; 24];
+    let Some(lower) = buf.get_mut(..w.len()).filter(|_| w.is_ascii()) else {
+        return false;
+    };
+    lower.copy_from_slice(w.as_bytes());
+    lower.make_ascii_lowercase();
+    std::str::from_utf8(lower)
+        .is_ok_and(|w| lookup(w) & (F_NAME | F_GIVEN) == 0 && is_english_word(w))
+}
+
 /// A particle of Romance, Dutch or German names and places: "de", "da", "van der".
 fn is_name_particle(w: &str) -> bool {
     matches!(
@@ -3815,6 +3853,24 @@ mod tests {
             &["Maya Goldberg"],
         );
         check("General Motors hired a Staff Engineer", &["General Motors"]);
+    }
+
+    #[test]
+    fn identifiers_titles_of_ordinary_words() {
+        check(
+            "I finished Gone with the Wind, put Here Comes the Sun on, Bill Murray in Lost in Translation",
+            &["Gone with the Wind", "Here Comes the Sun", "Bill Murray", "Lost in Translation"],
+        );
+        check(
+            "reading The Hobbit in London with Sue and Dr. Nguyễn Thị Mai at Smile Bright Dental",
+            &[
+                "The Hobbit",
+                "London",
+                "Sue",
+                "Nguyễn Thị Mai",
+                "Smile Bright Dental",
+            ],
+        );
     }
 
     #[test]
