@@ -112,7 +112,8 @@ pub(super) const F_NAME_PREFIX: u32 = 1 << 18;
 /// The bit filter of common English words (english.txt), built by build.rs.
 static ENGLISH: &[u8; bloom::BITS / 8] = include_bytes!(concat!(env!("OUT_DIR"), "/english.bits"));
 
-/// Whether `word` (lowercase) is a common English word; about 1 unknown word in 25 passes too.
+/// Whether `word` (in any ASCII case) is a common English word; about 1 unknown word in 25
+/// passes too.
 pub(super) fn is_english_word(word: &str) -> bool {
     bloom::bits(word.as_bytes()).all(|bit| ENGLISH[bit / 8] & (1 << (bit % 8)) != 0)
 }

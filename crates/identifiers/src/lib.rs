@@ -1460,8 +1460,7 @@ impl<'a> Scanner<'a> {
                 || matches!(self.ch(token_end + 1), Some(('$' | '€' | '£' | '¥', _)));
             let listed_owner = matches!(self.run.as_slice(),
                 [El::Word(w)] if w.end == base_end && w.kind == Kind::Cap && w.has(F_NAME)
-                    && lookup_phrase(&self.slice(w.start, end).replace('’', "'"))
-                        & (F_NAME | F_NAME_PREFIX) == 0);
+                    && !self.listed_with_possessive(w.start, end));
             if listed_owner {
                 // "Kevin's copy", "Priya's email", "not Noor's.": a listed name owns what
                 // follows; the shops whose name holds the 's are listed with it.
@@ -1499,6 +1498,18 @@ impl<'a> Scanner<'a> {
 
     /// Whether the run, with the possessive ending at `end`, is a shop listed with its 's
     /// in names.txt ("sainsbury's", "trader_joe's").
+    /// Whether the name at `start` and its 's up to `end` is, or opens, a listed name
+    /// ("sam's" of "sam's_club").
+    fn listed_with_possessive(&self, start: usize, end: usize) -> bool {
+        let owned = self.slice(start, end);
+        let flags = if owned.contains('’') {
+            lookup_phrase(&owned.replace('’', "'"))
+        } else {
+            lookup_phrase(owned)
+        };
+        flags & (F_NAME | F_NAME_PREFIX) != 0
+    }
+
     fn listed_shop(&self, end: usize) -> bool {
         let Some(El::Word(first)) = self.run.first() else {
             return false;
@@ -1988,9 +1999,11 @@ impl<'a> Scanner<'a> {
             if (named || titled) && self.lowercase_name(w, b, named) {
                 return false;
             }
-            if (self.cue_word.is_some() || self.sentence_start)
-                && self.unlisted_lowercase_name(w, b)
-            {
+            // Names of three letters or more, after a cue word of two to seven ("at", "called").
+            let slot = self
+                .cue_word
+                .is_some_and(|(s, e)| (2..=7).contains(&(e - s)) && e + 1 == b);
+            if slot && w.len() >= 3 && self.unlisted_lowercase_name(w, b) {
                 return false;
             }
             let flags = if self.run.is_empty() {
@@ -2479,7 +2492,7 @@ impl<'a> Scanner<'a> {
             if w.kind == Kind::Cap
                 && !w.sent_init
                 && !w.has(F_GIVEN | F_NAME)
-                && (w.has(F_COMMON | F_STARTER) || is_english_cap(self.slice(w.start, w.end)))
+                && (w.has(F_COMMON | F_STARTER) || is_english_ascii(self.slice(w.start, w.end)))
             {
                 return true;
             }
@@ -2765,7 +2778,10 @@ impl<'a> Scanner<'a> {
     #[inline(never)]
     fn flush_run(&mut self) {
         let span = self.run_span();
-        let split = span.and_then(|(s, e)| self.particle_split(s, e));
+        // A particle needs a word on each side: most runs are too short to hold one.
+        let split = span
+            .filter(|_| self.run.len() >= 3)
+            .and_then(|(s, e)| self.particle_split(s, e));
         self.title_run = false;
         self.run.clear();
         self.run_words = 0;
@@ -2866,11 +2882,16 @@ impl<'a> Scanner<'a> {
         }
         // "Head of Sales", "Staff Engineer", "| Legal |", "Product wants Insights": a job
         // title or a department names no one.
-        if self
-            .run
-            .iter()
-            .all(|e| !matches!(e, El::Word(w) if !(w.kind == Kind::Cap && w.has(F_ROLE))))
-        {
+        let mut roles = false;
+        for e in &self.run {
+            if let El::Word(w) = e {
+                roles = w.kind == Kind::Cap && w.has(F_ROLE);
+                if !roles {
+                    break;
+                }
+            }
+        }
+        if roles {
             return None;
         }
         let run = &self.run[..];
@@ -3239,14 +3260,12 @@ fn is_romanised_given_name(w: &str) -> bool {
 /// Whether a capitalised word is, in lowercase, a common English word and no listed name
 /// ("Wind", "Mice"; not "Paris", "Priya").
 fn is_english_cap(w: &str) -> bool {
-    let mut buf = [0u8; 24];
-    let Some(lower) = buf.get_mut(..w.len()).filter(|_| w.is_ascii()) else {
-        return false;
-    };
-    lower.copy_from_slice(w.as_bytes());
-    lower.make_ascii_lowercase();
-    std::str::from_utf8(lower)
-        .is_ok_and(|w| lookup(w) & (F_NAME | F_GIVEN) == 0 && is_english_word(w))
+    lookup(w) & (F_NAME | F_GIVEN) == 0 && is_english_ascii(w)
+}
+
+/// Whether an ASCII word is, in lowercase, a common English word.
+fn is_english_ascii(w: &str) -> bool {
+    w.is_ascii() && is_english_word(w)
 }
 
 /// A particle of Romance, Dutch or German names and places: "de", "da", "van der".
