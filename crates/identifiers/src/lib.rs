@@ -3554,8 +3554,13 @@ fn is_slash_id(w: &str) -> bool {
         code |= seg.len() >= 4
             && seg.bytes().any(|c| c.is_ascii_digit())
             && seg.bytes().any(|c| c.is_ascii_alphabetic());
+        // "acme/checkout-web", "kofi-dev/volcano-sim": a repository's owner and name.
+        let marked = seg.bytes().any(|c| matches!(c, b'-' | b'_' | b'.'))
+            && seg.bytes().any(|c| c.is_ascii_lowercase());
+        code |= marked && !w.bytes().any(|c| c.is_ascii_uppercase());
     }
-    segments >= 2 && code
+    // "secret/data/prod/payments/stripe": a path of four segments or more.
+    segments >= 2 && (code || segments >= 4)
 }
 
 /// Months that are also given names ("May Lin", "June Carter").
