@@ -42,7 +42,7 @@ onboarding offboarding standup standups retro retros sprint sprints backlog road
 dashboard dashboards webhook webhooks endpoint endpoints api apis sdk cli ui ux cron
 cluster clusters node nodes pod pods container containers docker kubernetes terraform
 dev devs ops infra repo codebase branch branches merge rebase commit commits hotfix bugfix
-changelog release releases rollback rollout timeout timeouts latency uptime downtime outage
+changelog release releases rollback rollout cherry timeout timeouts latency uptime downtime outage
 spreadsheet spreadsheets slides deck invoice invoices payroll reimbursement
 gonna wanna gotta kinda sorta tho lol lmao omg btw idk tbh imo tmrw tmr pls plz thx
 ppl bday convo msg msgs txt asap fyi etc okay yeah yep nope yay hmm ugh`;

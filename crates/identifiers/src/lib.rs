@@ -3263,6 +3263,18 @@ fn is_english_cap(w: &str) -> bool {
     lookup(w) & (F_NAME | F_GIVEN) == 0 && is_english_ascii(w)
 }
 
+/// Whether a lowercase word is a common English word or one of its inflections ("hosts",
+/// "resolved", "picking"; not "indexer", "deployer": a service's name is often such a word).
+fn is_english_inflected(w: &str) -> bool {
+    is_english_word(w)
+        || ["s", "es", "d", "ed", "ing"].iter().any(|e| {
+            w.strip_suffix(e)
+                .is_some_and(|stem| stem.len() >= 3 && (is_english_word(stem) || lookup(stem) != 0))
+        })
+        || w.strip_suffix("ing")
+            .is_some_and(|stem| is_english_word(&format!("{stem}e")))
+}
+
 /// Whether an ASCII word is, in lowercase, a common English word.
 fn is_english_ascii(w: &str) -> bool {
     w.is_ascii() && is_english_word(w)
@@ -3637,11 +3649,48 @@ fn is_host_like(w: &str) -> bool {
 
 /// `payments-api`, `billing-worker`: a lowercase name ending in the kind of program it is.
 fn is_service_name(w: &str) -> bool {
-    w.rsplit_once('-').is_some_and(|(name, kind)| {
+    let kind = w.rsplit_once('-').is_some_and(|(name, kind)| {
         name.len() >= 3
             && name.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
             && matches!(kind, "api" | "worker" | "svc" | "db" | "daemon")
-    })
+    });
+    // "search-indexer", "kasse-service", "ingress-nginx": a word of its own among the parts,
+    // where a compound of English has none ("follow-up", "well-known", "non-blocking").
+    // "rappelle-moi", "rendez-vous": French joins a verb and its pronoun.
+    let french = || {
+        w.split('-')
+            .any(|p| matches!(p, "moi" | "toi" | "vous" | "nous" | "lui" | "leur" | "tu"))
+    };
+    let coined = || {
+        !french()
+            && w.bytes()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+            && w.split('-').all(|p| !p.is_empty())
+            && w.split('-').any(|p| {
+                p.len() >= 3
+                    && p.bytes().any(|c| c.is_ascii_lowercase())
+                    && lookup(p) == 0
+                    && !is_english_inflected(p)
+                    && !matches!(
+                        p,
+                        "non"
+                            | "pre"
+                            | "post"
+                            | "anti"
+                            | "multi"
+                            | "semi"
+                            | "sub"
+                            | "self"
+                            | "cross"
+                            | "inter"
+                            | "mid"
+                            | "auto"
+                            | "one"
+                            | "two"
+                    )
+            })
+    };
+    kind || coined()
 }
 
 /// Digits followed by a capitalised word: "1Password", "7Eleven".
@@ -3894,6 +3943,18 @@ mod tests {
                 "Nguyễn Thị Mai",
                 "Smile Bright Dental",
             ],
+        );
+    }
+
+    #[test]
+    fn identifiers_services_and_repositories_in_lowercase() {
+        check(
+            "the ci-deployer role and the search-indexer deployment, repo acme/checkout-web",
+            &["ci-deployer", "search-indexer", "acme/checkout-web"],
+        );
+        check(
+            "follow-up on the well-known check-in, cherry-picked rendez-vous, and/or 24/7",
+            &[],
         );
     }
 
