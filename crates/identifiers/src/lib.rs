@@ -2871,12 +2871,25 @@ impl<'a> Scanner<'a> {
             // "Negotiation", "Latency from our region", "| Localization |": a lone word ending
             // like a noun of action or state is no name (names end otherwise; "Florence",
             // "Clement", "Nancy" are why -ence, -ment and -ancy are not here).
+            // German nouns end so too ("Hausverwaltung", "Kostenstelle", "Aktenzeichen"; not
+            // "Samsung").
             let word = self.slice(w.start, w.end);
+            let noun_ending = [
+                "tion", "sion", "ency", "ung", "heit", "keit", "schaft", "stelle", "zeichen",
+                "nummer",
+            ]
+            .iter()
+            .any(|e| word.ends_with(e));
             if w.kind == Kind::Cap
                 && !w.has(F_NAME)
                 && word.len() > 6
-                && ["tion", "sion", "ency"].iter().any(|e| word.ends_with(e))
+                && noun_ending
+                && !(word.ends_with("sung") && !word.ends_with("ssung"))
             {
+                return None;
+            }
+            // "Bread\nEggs\nMilk": a common English word alone on its line is a list's item.
+            if w.kind == Kind::Cap && w.sent_init && self.alone_on_line(w) && is_english_cap(word) {
                 return None;
             }
         }
@@ -2971,6 +2984,16 @@ impl<'a> Scanner<'a> {
             El::Conn { .. } | El::Ord { .. } => return None,
         };
         Some((start, end))
+    }
+
+    /// Whether the word `w` is all its line holds, a list's marker aside ("- Milk", "Eggs").
+    fn alone_on_line(&self, w: &Word) -> bool {
+        let before = self.slice(0, w.start);
+        let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+        let marker = line.trim().trim_end_matches('.');
+        let after = self.slice(w.end, self.bytes.len());
+        matches!(marker, "" | "-" | "*" | "•")
+            && (after.is_empty() || after.starts_with(['\n', '\r']))
     }
 
     /// Whether `w`, a capitalised "The" or "A" before the run's `rest`, is a title's first
