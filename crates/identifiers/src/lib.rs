@@ -2565,9 +2565,10 @@ impl<'a> Scanner<'a> {
         let [El::Word(first)] = self.run.as_slice() else {
             return false;
         };
-        if first.kind != Kind::Cap || first.sent_init || first.has(F_GIVEN | F_NAME) {
+        if first.kind != Kind::Cap || first.has(F_GIVEN | F_NAME) {
             return false;
         }
+        let opens_sentence = first.sent_init;
         let Some(rest) = self.slice(p, self.bytes.len()).strip_prefix(' ') else {
             return false;
         };
@@ -2592,6 +2593,15 @@ impl<'a> Scanner<'a> {
             })
         };
         let first = self.slice(first.start, first.end);
+        if opens_sentence {
+            // "1. Pride and Prejudice", "Crime and Punishment, War and Peace": at a sentence's
+            // start, a pair of English words that ends its clause.
+            let ends_clause = after.is_empty()
+                || after.starts_with([',', '.', ';', ':', '!', '?', ')', '\n'])
+                || after.starts_with(" (")
+                || after.starts_with(" —");
+            return ends_clause && is_english_cap(first) && is_english_cap(second);
+        }
         abstract_noun(first)
             || abstract_noun(second)
             // "War and Peace", "Romeo and Juliet" not: two words of English.
