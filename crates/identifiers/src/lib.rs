@@ -2894,7 +2894,7 @@ impl<'a> Scanner<'a> {
                 && !w.has(F_NAME)
                 && word.len() > 6
                 && noun_ending
-                && !(word.ends_with("sung") && !word.ends_with("ssung"))
+                && (!word.ends_with("sung") || word.ends_with("ssung"))
             {
                 return None;
             }
