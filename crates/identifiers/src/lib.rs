@@ -1135,15 +1135,26 @@ impl<'a> Scanner<'a> {
     /// with the word ending at `end` ("new york", "rio de janeiro"), if any.
     fn listed_phrase_end(&self, start: usize, mut end: usize) -> Option<usize> {
         let mut longest = None;
-        while let Some(next) = self.slice(end, self.bytes.len()).strip_prefix(' ') {
-            let len = next
-                .bytes()
-                .position(|b| !b.is_ascii_lowercase())
-                .unwrap_or(next.len());
-            if len == 0 {
+        loop {
+            let rest = self.slice(end, self.bytes.len());
+            // "trader joe's", "sam's club": a shop's 's is part of its listed name.
+            let possessive = rest.starts_with("'s")
+                && !rest[2..].starts_with(|c: char| c.is_alphanumeric());
+            let step = if possessive {
+                2
+            } else if let Some(next) = rest.strip_prefix(' ') {
+                let len = next
+                    .bytes()
+                    .position(|b| !b.is_ascii_lowercase())
+                    .unwrap_or(next.len());
+                if len == 0 {
+                    break;
+                }
+                1 + len
+            } else {
                 break;
-            }
-            end += 1 + len;
+            };
+            end += step;
             let flags = lookup_phrase(self.slice(start, end));
             if flags & F_NAME != 0 {
                 longest = Some(end);
@@ -3901,6 +3912,10 @@ mod tests {
             &["los angeles", "new york"],
         );
         check("new ideas for rio", &[]);
+        check(
+            "grab milk from trader joe's, then sam's club; ask sam's mom",
+            &["trader joe's", "sam's club", "sam"],
+        );
         // Chinese: a family name and a given name between particles; listed places.
         check("我下周和张伟去杭州出差", &["张伟", "杭州"]);
         check("我的同事赵敏明天从成都飞回北京", &["赵敏", "成都", "北京"]);
