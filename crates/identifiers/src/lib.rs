@@ -1138,8 +1138,8 @@ impl<'a> Scanner<'a> {
         loop {
             let rest = self.slice(end, self.bytes.len());
             // "trader joe's", "sam's club": a shop's 's is part of its listed name.
-            let possessive = rest.starts_with("'s")
-                && !rest[2..].starts_with(|c: char| c.is_alphanumeric());
+            let possessive =
+                rest.starts_with("'s") && !rest[2..].starts_with(|c: char| c.is_alphanumeric());
             let step = if possessive {
                 2
             } else if let Some(next) = rest.strip_prefix(' ') {
@@ -2843,9 +2843,10 @@ impl<'a> Scanner<'a> {
                         && !(before == 2 && p.has(F_GIVEN | F_NAME))
                         // "Universidad Nacional de Colombia": an adjective, not a surname.
                         && !(word.len() > 5 && word.ends_with("al"));
+                    let title = self.title_before(s);
                     let surname = before == 1
                         && p.start == s
-                        && lookup(self.title_before(s)) & F_HONORIFIC != 0;
+                        && (lookup(title) & F_HONORIFIC != 0 || title == "M");
                     if full_name || surname {
                         return Some((p.end, w.start));
                     }
@@ -2958,6 +2959,24 @@ impl<'a> Scanner<'a> {
             }
         }
         let mut run = &run[lo..];
+        // "chez M. Garnier", "M. Lefèvre de la BNP": French "Monsieur" before one surname
+        // ("M. Night Shyamalan" keeps its initial).
+        if let [El::Word(m), rest @ ..] = run {
+            let surname_only = rest
+                .iter()
+                .take_while(|e| !matches!(e, El::Conn { .. }))
+                .filter(|e| matches!(e, El::Word(_)))
+                .count()
+                == 1;
+            if m.kind == Kind::Initial
+                && self.slice(m.start, m.end) == "M"
+                && self.bytes.get(m.end) == Some(&b'.')
+                && matches!(rest.first(), Some(El::Word(w)) if w.kind == Kind::Cap)
+                && surname_only
+            {
+                run = rest;
+            }
+        }
         // "das Angebot von Bechtle", "Migration auf Intune", "Praxis am Prenzlauer Berg": a
         // common noun before a preposition is what the name is about, not part of it ("Bank
         // of America", "Internet of Things" keep their "of").
@@ -4098,6 +4117,10 @@ mod tests {
         check(
             "Herr Müller von Bosch kommt. Las compré en El Corte Inglés de Valencia.",
             &["Müller", "Bosch", "El Corte Inglés", "Valencia"],
+        );
+        check(
+            "chez M. Garnier; M. Lefèvre de la BNP; M. Night Shyamalan",
+            &["Garnier", "Lefèvre", "BNP", "M. Night Shyamalan"],
         );
         check(
             "Estudia en la Universidad Nacional de Colombia",
