@@ -3732,7 +3732,7 @@ fn is_service_name(w: &str) -> bool {
             && w.split('-').any(|p| {
                 p.len() >= 3
                     && p.bytes().any(|c| c.is_ascii_lowercase())
-                    && lookup(p) == 0
+                    && lookup(p) & !F_NAME_PREFIX == 0
                     && !is_english_inflected(p)
                     && !matches!(
                         p,
