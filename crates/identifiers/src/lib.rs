@@ -3334,8 +3334,6 @@ fn is_english_inflected(w: &str) -> bool {
             w.strip_suffix(e)
                 .is_some_and(|stem| stem.len() >= 3 && (is_english_word(stem) || lookup(stem) != 0))
         })
-        || w.strip_suffix("ing")
-            .is_some_and(|stem| is_english_word(&format!("{stem}e")))
 }
 
 /// Whether an ASCII word is, in lowercase, a common English word.
