@@ -95,6 +95,13 @@ fn kinds() -> Vec<(&'static str, Make)> {
             "unspaced names",
             Box::new(|n| fill("张伟和李娜去北京上海深圳，", n)),
         ),
+        // One line of short sentences (each word opens one) and of lowercase names after cue
+        // words: what reads a line's start or asks the English filter.
+        ("short sentences", Box::new(|n| fill("Milk. ", n))),
+        (
+            "lowercase names",
+            Box::new(|n| fill("dinner at zorbaz with funmi ", n)),
+        ),
     ]
 }
 

@@ -73,6 +73,8 @@ export const ADVERSARIAL = {
   'one long URL': (n) => `https://${'a'.repeat(n)}`,
   'caseless script': (n) => fill('東京 ', n),
   'unspaced names': (n) => fill('张伟和李娜去北京上海深圳，', n),
+  'short sentences': (n) => fill('Milk. ', n),
+  'lowercase names': (n) => fill('dinner at zorbaz with funmi ', n),
 };
 
 function time(text, runs) {

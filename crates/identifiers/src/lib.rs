@@ -3027,13 +3027,24 @@ impl<'a> Scanner<'a> {
     }
 
     /// Whether the word `w` is all its line holds, a list's marker aside ("- Milk", "Eggs").
+    /// Reads at most a few bytes either side: linear time whatever the line's length.
     fn alone_on_line(&self, w: &Word) -> bool {
-        let before = self.slice(0, w.start);
-        let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-        let marker = line.trim().trim_end_matches('.');
-        let after = self.slice(w.end, self.bytes.len());
-        matches!(marker, "" | "-" | "*" | "•")
-            && (after.is_empty() || after.starts_with(['\n', '\r']))
+        let line_ends = matches!(self.bytes.get(w.end), None | Some(b'\n' | b'\r'));
+        if !line_ends {
+            return false;
+        }
+        let from = w.start.saturating_sub(8);
+        let before = &self.bytes[from..w.start];
+        let line = match before.iter().rposition(|&b| b == b'\n') {
+            Some(i) => &before[i + 1..],
+            None if from == 0 => before,
+            None => return false,
+        };
+        matches!(line.trim_ascii(), b"" | b"-" | b"*" | b"\xe2\x80\xa2")
+            || line
+                .trim_ascii()
+                .strip_suffix(b".")
+                .is_some_and(|n| n.iter().all(u8::is_ascii_digit))
     }
 
     /// Whether `w`, a capitalised "The" or "A" before the run's `rest`, is a title's first
@@ -4021,6 +4032,11 @@ mod tests {
             "follow-up on the well-known check-in, cherry-picked rendez-vous, and/or 24/7",
             &[],
         );
+    }
+
+    #[test]
+    fn identifiers_list_items_of_common_words() {
+        check("Bread\nEggs\n- Milk\n1. Butter\nCall Spotify", &["Spotify"]);
     }
 
     #[test]
