@@ -1051,6 +1051,16 @@ impl<'a> Scanner<'a> {
                     | "tell"
                     | "friend"
                     | "cousin"
+                    | "name"
+                    | "owe"
+                    | "pay"
+                    | "text"
+                    | "ping"
+                    | "meet"
+                    | "visit"
+                    | "invite"
+                    | "call"
+                    | "drop"
             );
         if !slot || ce + 1 != b || self.bytes[ce] != b' ' || !unknown(w) || !self.casual() {
             return false;
