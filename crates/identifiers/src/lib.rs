@@ -2761,7 +2761,8 @@ impl<'a> Scanner<'a> {
     /// opens a sentence and is followed directly by an object is a verb, not a name.
     fn drop_initial_verb(&mut self) {
         if let [El::Word(w)] = self.run.as_slice() {
-            if w.kind == Kind::Cap && w.sent_init && !self.overflow {
+            // A listed name is no verb ("Louise a son cours…": French "a", not "a").
+            if w.kind == Kind::Cap && w.sent_init && !self.overflow && !w.has(F_NAME) {
                 self.run.clear();
                 self.run_words = 0;
             }
