@@ -1954,6 +1954,12 @@ impl<'a> Scanner<'a> {
         }
         if name && (!after_apos || is_g_dropping(w)) {
             self.word(b, b + w.len(), Kind::Cap, 0);
+        } else if w.split_once(['\'', '’']).is_some_and(|(head, tail)| {
+            head.len() == 1 && tail.len() >= 3 && tail.chars().all(char::is_lowercase)
+        }) && self.after_lowercase_honorific(b)
+        {
+            // "mrs o'sullivan": an Irish family name typed in lowercase after a title.
+            self.emit_id(b, b + w.len());
         } else {
             // A contraction ("I'm", "Don't", "we'll"): a function word.
             self.filler();
