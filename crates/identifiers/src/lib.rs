@@ -468,7 +468,14 @@ impl<'a> Scanner<'a> {
             {
                 if let Some(end) = self.grouped_number(i) {
                     // ASCII only: bytes are chars.
-                    self.emit_id(i, end);
+                    if self.phone_before(i) {
+                        // Read as an id is, and left out.
+                        self.flush();
+                        self.sentence_start = false;
+                        self.cue_word = None;
+                    } else {
+                        self.emit_id(i, end);
+                    }
                     (i, ci) = (end, ci + (end - i));
                     continue;
                 }
@@ -546,6 +553,45 @@ impl<'a> Scanner<'a> {
             ci += 1;
         }
         self.flush();
+    }
+
+    /// Whether a number at byte `i` is a telephone's: after a country code ("+234 803 555
+    /// 0142"), or after "phone", "tel", "mobile" or someone's "number" ("her number is 087 123
+    /// 4567"; an "account number" is an id). Reads at most 40 bytes back.
+    fn phone_before(&self, i: usize) -> bool {
+        let before = self.slice(i.saturating_sub(40), i);
+        let before = before.trim_end().trim_end_matches(':').trim_end();
+        let mut words = before.rsplit(|c: char| c.is_whitespace());
+        let last = words.next().unwrap_or_default();
+        if last.len() >= 2 && last.starts_with('+') && last[1..].bytes().all(|c| c.is_ascii_digit())
+        {
+            return true;
+        }
+        let last = last.to_ascii_lowercase();
+        let (number, owner) = match last.as_str() {
+            "phone" | "tel" | "mobile" | "cell" | "whatsapp" | "telephone" => return true,
+            "is" => (
+                words.next().unwrap_or_default(),
+                words.next().unwrap_or_default(),
+            ),
+            _ => (last.as_str(), words.next().unwrap_or_default()),
+        };
+        number.eq_ignore_ascii_case("number")
+            && matches!(
+                owner.to_ascii_lowercase().as_str(),
+                "her"
+                    | "his"
+                    | "my"
+                    | "their"
+                    | "our"
+                    | "your"
+                    | "office"
+                    | "phone"
+                    | "mobile"
+                    | "cell"
+                    | "home"
+                    | "work"
+            )
     }
 
     /// Whether the Hangul from byte `j` (its first char `d`), written onto the Latin before it,
@@ -1864,7 +1910,8 @@ impl<'a> Scanner<'a> {
         }
         if shape.numeric > 0 {
             let id = if digits {
-                self.shape(Asked::DigitGroupsId, w, shapes::digit_groups_are_id)
+                !self.phone_before(b)
+                    && self.shape(Asked::DigitGroupsId, w, shapes::digit_groups_are_id)
             } else {
                 shape.upper > 0 || code() || (w.len() >= 8 && each_digit) || is_host_like(w)
             };
@@ -4048,6 +4095,14 @@ mod tests {
         check(
             "follow-up on the well-known check-in, cherry-picked rendez-vous, and/or 24/7",
             &[],
+        );
+    }
+
+    #[test]
+    fn identifiers_telephones_are_no_ids() {
+        check(
+            "her number is 087 123 4567, Phone: +234 803 555 0142; IBAN DE89 3704 0044 0532 0130 00",
+            &["DE89 3704 0044 0532 0130 00"],
         );
     }
 
