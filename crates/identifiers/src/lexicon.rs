@@ -99,8 +99,9 @@ pub(super) fn flag_named(name: &str) -> u32 {
 pub(super) const F_TLD: u32 = 1 << 14;
 /// A file extension ("pdf", "rs").
 pub(super) const F_FILE_EXT: u32 = 1 << 15;
-/// A given name that is also an English word ("Will", "Mark", "Hope"): at the start of a
-/// sentence, right before a capitalised surname, it is the name's first word.
+/// A given name or a brand that is also an English word ("Will", "Mark", "Hope", "Notion",
+/// "Target"): at the start of a sentence, right before a capitalised surname, it is the name's
+/// first word, and capitalised it is no common word.
 pub(super) const F_GIVEN: u32 = 1 << 16;
 /// A name even in lowercase or in a script without case ("priya", "lisbon", "北京"): names.txt.
 pub(super) const F_NAME: u32 = 1 << 17;

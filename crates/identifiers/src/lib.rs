@@ -3076,7 +3076,12 @@ impl<'a> Scanner<'a> {
                 Kind::Camel | Kind::Caps => true,
                 Kind::Initial => false,
                 Kind::Cap => {
-                    !((w.sent_init && w.has(F_COMMON | F_STARTER) && !addressed)
+                    // "Amount stays at $210k", "Revisit pricing": a common English word
+                    // opening a sentence (the filter asked last, for few words).
+                    let common = w.has(F_COMMON | F_STARTER)
+                        || (!w.has(F_NAME | F_GIVEN)
+                            && is_english_ascii(self.slice(w.start, w.end)));
+                    !((w.sent_init && common && !addressed)
                         || w.has(F_ALWAYS_DROP | F_TIME | F_CONNECTOR))
                 }
             };
@@ -4095,6 +4100,14 @@ mod tests {
         check(
             "follow-up on the well-known check-in, cherry-picked rendez-vous, and/or 24/7",
             &[],
+        );
+    }
+
+    #[test]
+    fn identifiers_common_words_opening_sentences() {
+        check(
+            "Amount stays at $210k. Lower churn first. Notion crashed. Sky called.",
+            &["Notion", "Sky"],
         );
     }
 
