@@ -154,7 +154,7 @@ fn identifier_extraction_chat_heldout_set_f1() {
         "identifier extraction (chat held-out set)",
         "identifiers-chat-heldout.jsonl",
     );
-    assert!(f1 >= 0.93, "F1 {f1:.3} is below 0.93");
+    assert!(f1 >= 0.94, "F1 {f1:.3} is below 0.94");
 }
 
 /// A fourth independent author's workplace chat (standups, incidents, logs, tables, code review,
@@ -168,7 +168,7 @@ fn identifier_extraction_chat_tune4_set_f1() {
         "identifier extraction (chat tune4 set)",
         "identifiers-chat-tune4.jsonl",
     );
-    assert!(f1 >= 0.94, "F1 {f1:.3} is below 0.94");
+    assert!(f1 >= 0.95, "F1 {f1:.3} is below 0.95");
 }
 
 /// A fifth independent author's personal-life messages (family, travel, shopping, media,
@@ -222,7 +222,7 @@ fn identifier_extraction_chat_tune8_set_f1() {
         "identifier extraction (chat tune8 set)",
         "identifiers-chat-tune8.jsonl",
     );
-    assert!(f1 >= 0.85, "F1 {f1:.3} is below 0.85");
+    assert!(f1 >= 0.86, "F1 {f1:.3} is below 0.86");
 }
 
 /// A ninth independent author: operations and admin (helpdesk, SRE notes, cloud ids, finance,
@@ -249,7 +249,7 @@ fn identifier_extraction_chat_heldout4_set_f1() {
         "identifier extraction (chat held-out set 4)",
         "identifiers-chat-heldout4.jsonl",
     );
-    assert!(f1 >= 0.90, "F1 {f1:.3} is below 0.90");
+    assert!(f1 >= 0.91, "F1 {f1:.3} is below 0.91");
 }
 
 /// A tenth author (170 rows, 319 identifiers), written blind after names.txt: lowercase
@@ -260,7 +260,7 @@ fn identifier_extraction_chat_tune10_set_f1() {
         "identifier extraction (chat tune10 set)",
         "identifiers-chat-tune10.jsonl",
     );
-    assert!(f1 >= 0.91, "F1 {f1:.3} is below 0.91");
+    assert!(f1 >= 0.92, "F1 {f1:.3} is below 0.92");
 }
 
 /// A fifth held-out set (180 rows, 371 identifiers: a cross-section, a quarter in other
@@ -275,7 +275,7 @@ fn identifier_extraction_chat_heldout5_set_f1() {
         "identifier extraction (chat held-out set 5)",
         "identifiers-chat-heldout5.jsonl",
     );
-    assert!(f1 >= 0.89, "F1 {f1:.3} is below 0.89");
+    assert!(f1 >= 0.90, "F1 {f1:.3} is below 0.90");
 }
 
 /// An eleventh author (164 rows, 378 identifiers), written blind: work chat (incidents, logs,
@@ -287,7 +287,7 @@ fn identifier_extraction_chat_tune11_set_f1() {
         "identifier extraction (chat tune11 set)",
         "identifiers-chat-tune11.jsonl",
     );
-    assert!(f1 >= 0.93, "F1 {f1:.3} is below 0.93");
+    assert!(f1 >= 0.94, "F1 {f1:.3} is below 0.94");
 }
 
 /// A twelfth author (160 rows, 290 identifiers), written blind: personal life in English
@@ -298,36 +298,36 @@ fn identifier_extraction_chat_tune12_set_f1() {
         "identifier extraction (chat tune12 set)",
         "identifiers-chat-tune12.jsonl",
     );
-    assert!(f1 >= 0.90, "F1 {f1:.3} is below 0.90");
+    assert!(f1 >= 0.91, "F1 {f1:.3} is below 0.91");
 }
 
 /// A thirteenth author (160 rows), written blind in the fifth session: personal life, half of
 /// it typed in lowercase, names of many origins, shops and brands in lowercase. F1 0.729 when
-/// it arrived, 0.853 after that session's rules (the English filter for lowercase names).
+/// it arrived, 0.866 after that session's rules (the English filter for lowercase names).
 #[test]
 fn identifier_extraction_chat_tune13_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune13 set)",
         "identifiers-chat-tune13.jsonl",
     );
-    assert!(f1 >= 0.84, "F1 {f1:.3} is below 0.84");
+    assert!(f1 >= 0.85, "F1 {f1:.3} is below 0.85");
 }
 
 /// A fourteenth author (168 rows), written blind in the fifth session: work chat (markdown
 /// notes and tables, Key: Value notes, logs, paths, IPs, tickets, @handles and #channels).
-/// F1 0.934 when it arrived, 0.965 after that session's rules.
+/// F1 0.934 when it arrived, 0.969 after that session's rules.
 #[test]
 fn identifier_extraction_chat_tune14_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune14 set)",
         "identifiers-chat-tune14.jsonl",
     );
-    assert!(f1 >= 0.95, "F1 {f1:.3} is below 0.95");
+    assert!(f1 >= 0.96, "F1 {f1:.3} is below 0.96");
 }
 
 /// A fifteenth author (163 rows), written blind in the fifth session: other languages only
 /// (Romance, Dutch and German; scripts without case; Russian, Greek, Polish, Turkish,
-/// Vietnamese, Indonesian and mixes with English). F1 0.741 when it arrived, 0.860 after.
+/// Vietnamese, Indonesian and mixes with English). F1 0.741 when it arrived, 0.861 after.
 #[test]
 fn identifier_extraction_chat_tune15_set_f1() {
     let f1 = score_file(
@@ -339,14 +339,14 @@ fn identifier_extraction_chat_tune15_set_f1() {
 
 /// A sixth held-out set (165 rows: an even mix of personal, work and other languages and
 /// scripts, and the cases the issue names), written blind at the start of the fifth session;
-/// only its summary line is read. F1 0.883 when it arrived, 0.928 after that session's rules.
+/// only its summary line is read. F1 0.883 when it arrived, 0.930 after that session's rules.
 #[test]
 fn identifier_extraction_chat_heldout6_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat held-out set 6)",
         "identifiers-chat-heldout6.jsonl",
     );
-    assert!(f1 >= 0.91, "F1 {f1:.3} is below 0.91");
+    assert!(f1 >= 0.92, "F1 {f1:.3} is below 0.92");
 }
 
 /// A third held-out set (220 rows: a cross-section of personal, work and study messages, a
@@ -361,7 +361,7 @@ fn identifier_extraction_chat_heldout3_set_f1() {
         "identifier extraction (chat held-out set 3)",
         "identifiers-chat-heldout3.jsonl",
     );
-    assert!(f1 >= 0.89, "F1 {f1:.3} is below 0.89");
+    assert!(f1 >= 0.90, "F1 {f1:.3} is below 0.90");
 }
 
 /// A second held-out set (176 rows, half work, half personal, 25 languages), written apart from
