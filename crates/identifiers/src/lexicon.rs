@@ -251,17 +251,22 @@ pub(super) fn lookup(word: &str) -> u32 {
     FLAGS.get(&buf[..len]).copied().unwrap_or(0)
 }
 
-/// The flags of words joined by single spaces ("new york", "תל אביב"), looked up as names.txt
-/// writes them, joined by `_`.
+/// The flags of words joined by single spaces ("new york", "תל אביב", "trader joe’s"), looked
+/// up as names.txt writes them: joined by `_`, with a straight apostrophe.
 pub(super) fn lookup_phrase(words: &str) -> u32 {
     let mut buf = [0u8; MAX_LOOKUP_BYTES];
-    let Some(joined) = buf.get_mut(..words.len()) else {
-        return 0;
-    };
-    joined.copy_from_slice(words.as_bytes());
-    joined
-        .iter_mut()
-        .filter(|b| **b == b' ')
-        .for_each(|b| *b = b'_');
-    std::str::from_utf8(joined).map_or(0, lookup)
+    let mut len = 0;
+    for c in words.chars() {
+        let c = match c {
+            ' ' => '_',
+            '’' => '\'',
+            c => c,
+        };
+        let Some(slot) = buf.get_mut(len..len + c.len_utf8()) else {
+            return 0;
+        };
+        c.encode_utf8(slot);
+        len += c.len_utf8();
+    }
+    std::str::from_utf8(&buf[..len]).map_or(0, lookup)
 }

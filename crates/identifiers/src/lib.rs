@@ -559,38 +559,34 @@ impl<'a> Scanner<'a> {
     /// 0142"), or after "phone", "tel", "mobile" or someone's "number" ("her number is 087 123
     /// 4567"; an "account number" is an id). Reads at most 40 bytes back.
     fn phone_before(&self, i: usize) -> bool {
-        let before = self.slice(i.saturating_sub(40), i);
-        let before = before.trim_end().trim_end_matches(':').trim_end();
-        let mut words = before.rsplit(|c: char| c.is_whitespace());
+        // Words read from the end, lazily: only the last three are looked at.
+        let before = self.slice(0, i).trim_end().trim_end_matches(':').trim_end();
+        let mut words = before.rsplit(char::is_whitespace);
+        let one_of = |w: &str, list: &[&str]| list.iter().any(|x| w.eq_ignore_ascii_case(x));
         let last = words.next().unwrap_or_default();
         if last.len() >= 2 && last.starts_with('+') && last[1..].bytes().all(|c| c.is_ascii_digit())
         {
             return true;
         }
-        let last = last.to_ascii_lowercase();
-        let (number, owner) = match last.as_str() {
-            "phone" | "tel" | "mobile" | "cell" | "whatsapp" | "telephone" => return true,
-            "is" => (
-                words.next().unwrap_or_default(),
-                words.next().unwrap_or_default(),
-            ),
-            _ => (last.as_str(), words.next().unwrap_or_default()),
+        if one_of(
+            last,
+            &["phone", "tel", "mobile", "cell", "whatsapp", "telephone"],
+        ) {
+            return true;
+        }
+        let number = if last.eq_ignore_ascii_case("is") {
+            words.next().unwrap_or_default()
+        } else {
+            last
         };
+        let owner = words.next().unwrap_or_default();
         number.eq_ignore_ascii_case("number")
-            && matches!(
-                owner.to_ascii_lowercase().as_str(),
-                "her"
-                    | "his"
-                    | "my"
-                    | "their"
-                    | "our"
-                    | "your"
-                    | "office"
-                    | "phone"
-                    | "mobile"
-                    | "cell"
-                    | "home"
-                    | "work"
+            && one_of(
+                owner,
+                &[
+                    "her", "his", "my", "their", "our", "your", "office", "phone", "mobile",
+                    "cell", "home", "work",
+                ],
             )
     }
 
@@ -1108,7 +1104,8 @@ impl<'a> Scanner<'a> {
                     | "call"
                     | "drop"
             );
-        if !slot || ce + 1 != b || self.bytes[ce] != b' ' || !unknown(w) || !self.casual() {
+        // The caller saw the cue right before `w`; one space, not a dash or a slash, between.
+        if !slot || self.bytes[ce] != b' ' || !unknown(w) || !self.casual() {
             return false;
         }
         let mut end = b + w.len();
@@ -1527,7 +1524,8 @@ impl<'a> Scanner<'a> {
                 || matches!(self.ch(token_end + 1), Some(('$' | '€' | '£' | '¥', _)));
             let listed_owner = matches!(self.run.as_slice(),
                 [El::Word(w)] if w.end == base_end && w.kind == Kind::Cap && w.has(F_NAME)
-                    && !self.listed_with_possessive(w.start, end));
+                    // "sam's" of "sam's_club": the 's is the shop's.
+                    && lookup_phrase(self.slice(w.start, end)) & (F_NAME | F_NAME_PREFIX) == 0);
             if listed_owner {
                 // "Kevin's copy", "Priya's email", "not Noor's.": a listed name owns what
                 // follows; the shops whose name holds the 's are listed with it.
@@ -1565,18 +1563,6 @@ impl<'a> Scanner<'a> {
 
     /// Whether the run, with the possessive ending at `end`, is a shop listed with its 's
     /// in names.txt ("sainsbury's", "trader_joe's").
-    /// Whether the name at `start` and its 's up to `end` is, or opens, a listed name
-    /// ("sam's" of "sam's_club").
-    fn listed_with_possessive(&self, start: usize, end: usize) -> bool {
-        let owned = self.slice(start, end);
-        let flags = if owned.contains('’') {
-            lookup_phrase(&owned.replace('’', "'"))
-        } else {
-            lookup_phrase(owned)
-        };
-        flags & (F_NAME | F_NAME_PREFIX) != 0
-    }
-
     fn listed_shop(&self, end: usize) -> bool {
         let Some(El::Word(first)) = self.run.first() else {
             return false;
@@ -1590,12 +1576,7 @@ impl<'a> Scanner<'a> {
         if !opens || end - first.start > MAX_LOOKUP_BYTES {
             return false;
         }
-        let name = self.slice(first.start, end);
-        if name.contains('’') {
-            lookup_phrase(&name.replace('’', "'")) & F_NAME != 0
-        } else {
-            lookup_phrase(name) & F_NAME != 0
-        }
+        lookup_phrase(self.slice(first.start, end)) & F_NAME != 0
     }
 
     /// Stretches the run's last word from ending at `end` to ending at `new_end`.
