@@ -355,13 +355,13 @@ fn korean_given_name(word: &str) -> Option<usize> {
     let stem = KOREAN_PERSON_MARKS
         .iter()
         .find_map(|m| rest.strip_suffix(m))?;
-    let mut chars = stem.chars();
-    let name: String = chars.by_ref().take(2).collect();
-    let tail = chars.as_str();
+    // Two syllables, and at most the "이" after them.
+    let end = stem.char_indices().nth(2).map_or(stem.len(), |(i, _)| i);
+    let (name, tail) = stem.split_at(end);
     let fits = name.chars().count() == 2
         && name.chars().all(is_hangul)
         && (tail.is_empty() || tail == "이")
-        && !KOREAN_PEOPLE_NOUNS.contains(&name.as_str());
+        && !KOREAN_PEOPLE_NOUNS.contains(&name);
     fits.then_some(name.len())
 }
 

@@ -47,7 +47,7 @@ const FILE_EXTS: &str = include_str!("file-exts.txt");
 const NAMES: &str = include_str!("names.txt");
 
 /// The words of a list file: its lines without `#` comments.
-fn lines(list: &'static str) -> impl Iterator<Item = &'static str> {
+pub(super) fn lines(list: &'static str) -> impl Iterator<Item = &'static str> {
     list.lines()
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
