@@ -3057,12 +3057,14 @@ impl<'a> Scanner<'a> {
                 Kind::Camel | Kind::Caps => true,
                 Kind::Initial => false,
                 Kind::Cap => {
-                    // "Amount stays at $210k", "Revisit pricing": a common English word
-                    // opening a sentence (the filter asked last, for few words).
-                    let common = w.has(F_COMMON | F_STARTER)
-                        || (!w.has(F_NAME | F_GIVEN)
-                            && is_english_ascii(self.slice(w.start, w.end)));
-                    !((w.sent_init && common && !addressed)
+                    // "Amount stays at $210k", "Lower churn": a common English word opening
+                    // a sentence (the filter asked only there, and last).
+                    let common = || {
+                        w.has(F_COMMON | F_STARTER)
+                            || (!w.has(F_NAME | F_GIVEN)
+                                && is_english_ascii(self.slice(w.start, w.end)))
+                    };
+                    !((w.sent_init && !addressed && common())
                         || w.has(F_ALWAYS_DROP | F_TIME | F_CONNECTOR))
                 }
             };
