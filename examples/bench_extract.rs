@@ -3,7 +3,9 @@
 //!
 //! `cargo run --release --example bench_extract` prints a table; `-- --json` prints one JSON
 //! object instead (for `make bench`); `-- --only NAME` runs the inputs whose name contains NAME
-//! (for a profiler: `valgrind --tool=callgrind target/release/examples/bench_extract --only chat`). `scripts/bench/extraction.mjs` (`node scripts/bench/part.mjs extraction`) times the wasm build on
+//! and `-- --size SIZE` those of one size (for a profiler: `valgrind --tool=callgrind
+//! target/release/examples/bench_extract --only chat --size "1 MiB"`; at 1 KB the first sight of
+//! each token, which the extractor remembers within a text, weighs far more). `scripts/bench/extraction.mjs` (`node scripts/bench/part.mjs extraction`) times the wasm build on
 //! the same inputs (the chat lines are read by both; the generators below are mirrored there: keep
 //! them in step).
 
@@ -130,16 +132,21 @@ fn time(text: &str) -> (f64, usize) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let json = args.iter().any(|a| a == "--json");
-    let only = args
-        .iter()
-        .position(|a| a == "--only")
-        .and_then(|i| args.get(i + 1));
+    let arg = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
+    let (only, only_size) = (arg("--only"), arg("--size"));
     let mut rows = Vec::new();
     for (name, make) in kinds() {
         if only.is_some_and(|o| !name.contains(o.as_str())) {
             continue;
         }
         for (size, bytes) in SIZES {
+            if only_size.is_some_and(|o| o != size) {
+                continue;
+            }
             let text = make(bytes);
             let (ms, identifiers) = time(&text);
             rows.push(Row {
