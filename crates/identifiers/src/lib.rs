@@ -301,6 +301,10 @@ struct Scanner<'a> {
     poss: Option<(usize, usize)>,
     /// The run is a title joined by "and the" ("Harry Potter and the Philosopher's Stone").
     title_run: bool,
+    /// The run opened a sentence in title case ("Call Me by Your Name soundtrack…"): where
+    /// the title's first word starts (the sentence's first word, or the second when the first
+    /// is a verb before it: "Reading Pride and Prejudice").
+    title_opening: Option<usize>,
     /// The end of the last name taken with words after the one read ("محمد العلي", "new
     /// york"): the words before it are in it.
     taken_end: usize,
@@ -331,6 +335,7 @@ impl<'a> Scanner<'a> {
             shape_answers: FnvHashMap::default(),
             poss: None,
             title_run: false,
+            title_opening: None,
             taken_end: 0,
             caseless_spans: Vec::new(),
             casual: None,
@@ -1103,21 +1108,20 @@ impl<'a> Scanner<'a> {
                     | "invite"
                     | "call"
                     | "drop"
-            );
+            )
+            // "my flatmate wojtek", "our dog biscuit": a person (or a pet) by their relation
+            // to someone ("dentist appt", "the dog walker" are no such slot).
+            || (is_relation(cue)
+                && matches!(
+                    self.word_before(cs),
+                    "my" | "our" | "your" | "his" | "her" | "their"
+                ));
         // The caller saw the cue right before `w`; one space, not a dash or a slash, between.
         if !slot || self.bytes[ce] != b' ' || !unknown(w) || !self.casual() {
             return false;
         }
-        let mut end = b + w.len();
-        for _ in 0..3 {
-            let Some(rest) = self.text[end..].strip_prefix(' ') else {
-                break;
-            };
-            let next = rest
-                .split(|c: char| !c.is_alphabetic())
-                .next()
-                .unwrap_or_default();
-            let place = lookup(next) & F_STREET != 0
+        let place = |next: &str| {
+            lookup(next) & F_STREET != 0
                 || matches!(
                     next,
                     "garden"
@@ -1140,17 +1144,59 @@ impl<'a> Scanner<'a> {
                         | "kitchen"
                         | "grill"
                         | "gym"
-                );
-            if next.is_empty() || !(place || unknown(next)) {
-                // "to mow the lawn": a verb before its object.
-                if cue == "to" && end == b + w.len() && lookup(next) & F_OBJECT != 0 {
-                    return false;
-                }
+                        | "restaurant"
+                        | "salon"
+                        | "school"
+                        | "hospital"
+                        | "museum"
+                        | "library"
+                        | "pharmacy"
+                        | "studio"
+                        | "pub"
+                )
+        };
+        // The next three words, each after one space: a name runs on over unknown words, and
+        // over ordinary ones when a place noun closes it ("riverside family clinic").
+        let mut words = [""; 3];
+        let mut count = 0;
+        let mut at = b + w.len();
+        while count < words.len() {
+            let Some(rest) = self.text[at..].strip_prefix(' ') else {
+                break;
+            };
+            let next = rest
+                .split(|c: char| !c.is_alphabetic())
+                .next()
+                .unwrap_or_default();
+            if next.is_empty() {
                 break;
             }
-            end += 1 + next.len();
-            if place {
-                break;
+            words[count] = next;
+            count += 1;
+            at += 1 + next.len();
+        }
+        let words = &words[..count];
+        let ordinary = |w: &str| lookup(w) & (F_MID_DROP | F_STARTER | F_TIME) == 0;
+        let closed_by_place = words
+            .iter()
+            .position(|w| place(w))
+            .filter(|&k| words[..k].iter().all(|w| ordinary(w)));
+        let mut end = b + w.len();
+        if let Some(k) = closed_by_place {
+            end = b + w.len() + words[..=k].iter().map(|w| 1 + w.len()).sum::<usize>();
+        } else {
+            for next in words {
+                if !unknown(next) {
+                    break;
+                }
+                end += 1 + next.len();
+            }
+            // "to mow the lawn": a verb before its object.
+            if cue == "to" && end == b + w.len() {
+                let next = words.first().copied().unwrap_or_default();
+                if lookup(next) & F_OBJECT != 0 {
+                    return false;
+                }
             }
         }
         self.emit_id(b, end);
@@ -2054,10 +2100,11 @@ impl<'a> Scanner<'a> {
             if (named || titled) && self.lowercase_name(w, b, named) {
                 return false;
             }
-            // Names of three letters or more, after a cue word of two to seven ("at", "called").
+            // Names of three letters or more, after a cue word of two to ten ("at", "called",
+            // "flatmate").
             let slot = self
                 .cue_word
-                .is_some_and(|(s, e)| (2..=7).contains(&(e - s)) && e + 1 == b);
+                .is_some_and(|(s, e)| (2..=10).contains(&(e - s)) && e + 1 == b);
             if slot && w.len() >= 3 && self.unlisted_lowercase_name(w, b) {
                 return false;
             }
@@ -2088,6 +2135,12 @@ impl<'a> Scanner<'a> {
             } else if w == "and" && self.abstract_pair_follows(end) {
                 // "Pride and Prejudice", "Crime and Punishment": two capitalised nouns joined
                 // inside a sentence name one work ("Anna and Ben" stay two).
+                self.try_conn(F_CONNECTOR, false)
+            } else if self.title_opening.is_some()
+                && matches!(w, "and" | "for" | "by" | "from")
+                && self.ordinary_cap_follows(end)
+            {
+                // "Of Mice and Men", "In the Mood for Love", "Call Me by Your Name".
                 self.try_conn(F_CONNECTOR, false)
             } else if (flags & F_MID_DROP != 0 || w == "with") && self.title_mode() {
                 self.try_title_joiner(w)
@@ -2186,8 +2239,20 @@ impl<'a> Scanner<'a> {
         if self.after_lowercase_honorific(b)
             && lookup(w) & (F_STARTER | F_COMMON | F_MID_DROP | F_TIME | F_HONORIFIC) == 0
         {
-            // "dr. okafor", "ms. carter": a family name typed in lowercase.
+            // "dr. okafor", "ms. carter": a family name typed in lowercase; "dr amira
+            // haddad": a given name and an unknown word after it, the whole name.
+            let next = self.text[end..]
+                .strip_prefix(' ')
+                .and_then(|rest| rest.split(|c: char| !c.is_alphabetic()).next())
+                .filter(|next| {
+                    next.len() >= 3
+                        && next.chars().all(char::is_lowercase)
+                        && lookup(next) == 0
+                        && !is_english_word(next)
+                });
+            let end = next.map_or(end, |next| end + 1 + next.len());
             self.emit_id(b, end);
+            self.taken_end = end;
             return true;
         }
         if !named {
@@ -2494,6 +2559,10 @@ impl<'a> Scanner<'a> {
             sent_init: self.sentence_start && !the_after_opener,
             flags,
         };
+        if self.run.is_empty() && w.sent_init && kind == Kind::Cap {
+            self.title_opening = self.title_case_opening(start, end);
+            self.title_run |= self.title_opening.is_some();
+        }
         // "Hi Sarah": a dropped opener keeps the sentence open for the next word.
         self.sentence_start =
             w.sent_init && matches!(kind, Kind::Cap | Kind::Initial) && w.has(F_STARTER);
@@ -2569,6 +2638,101 @@ impl<'a> Scanner<'a> {
         matches!(first, Some(El::Word(w))
             if w.kind == Kind::Cap && !w.sent_init && w.end - w.start == 3
                 && self.slice(w.start, w.end) == "The")
+    }
+
+    /// Whether the sentence opening with the capitalised word `start..end` opens in title case,
+    /// and where the title starts: a word that prose writes in lowercase follows it
+    /// capitalised ("A Man Called Ove", "Call Me by Your Name", "Of Mice and Men", "In the
+    /// Mood for Love"). The first word is the title's unless it is a verb before its object
+    /// ("Reading Pride and Prejudice", "Play Bohemian Rhapsody"), a greeting, or a line's
+    /// heading or cell.
+    fn title_case_opening(&self, start: usize, end: usize) -> Option<usize> {
+        let before = self.bytes[..start].iter().rev().find(|&&b| b != b' ');
+        if matches!(before, Some(b'#' | b'|' | b'*')) || self.bytes.get(end) != Some(&b' ') {
+            return None;
+        }
+        let word_at = |p: usize| {
+            let rest = self.slice(p, self.bytes.len());
+            let len = rest
+                .find(|c: char| !c.is_ascii_alphabetic() && c != '\'')
+                .unwrap_or(rest.len());
+            &rest[..len]
+        };
+        let first = self.slice(start, end);
+        let first_flags = lookup(first);
+        if first_flags & F_GIVEN != 0 || is_german_article(first) || first == "The" {
+            // "Faith Hill and Tim McGraw", "Der Server hängt": a person, or German nouns;
+            // "The Bank of America rep": "The" opens a title by its own rule (`opens_title`).
+            return None;
+        }
+        let mut second = word_at(end + 1);
+        let mut second_start = end + 1;
+        if matches!(second, "the" | "a" | "an") && first_flags & F_MID_DROP != 0 {
+            // "In the Mood for Love": a preposition, an article, then the title's word.
+            second_start += second.len() + 1;
+            second = word_at(second_start);
+        }
+        if !is_ordinary_cap(second) || second == "I" {
+            return None;
+        }
+        let greeting = matches!(
+            first,
+            "Hi" | "Hey"
+                | "Hello"
+                | "Dear"
+                | "Thanks"
+                | "Thank"
+                | "Happy"
+                | "Good"
+                | "Merry"
+                | "Yes"
+                | "No"
+                | "Ok"
+                | "Okay"
+                | "So"
+                | "And"
+                | "But"
+                | "Also"
+                | "Then"
+                | "Well"
+                | "Oh"
+                | "Please"
+        );
+        if greeting {
+            return None;
+        }
+        // "Call Me", "Shut Up": a verb's object pronoun or particle, capitalised, is a title's.
+        // "Add The Lord of the Rings", "Did University of Michigan reply", "My Bank of
+        // America card": the title starts after a verb, a question's auxiliary or a
+        // possessive.
+        let outside = is_verb_form(first)
+            || second == "The"
+            || (is_request_verb(first) && lookup(second) & F_OBJECT == 0)
+            || matches!(
+                first,
+                "Did"
+                    | "Does"
+                    | "Do"
+                    | "Is"
+                    | "Are"
+                    | "Was"
+                    | "Were"
+                    | "Has"
+                    | "Have"
+                    | "Can"
+                    | "Could"
+                    | "Should"
+                    | "Would"
+                    | "My"
+                    | "Our"
+                    | "Your"
+                    | "His"
+                    | "Her"
+                    | "Their"
+                    | "This"
+                    | "That"
+            );
+        Some(if outside { end + 1 } else { start })
     }
 
     /// "in", "to", "on", "at" after a title word; "a", "an" after such a preposition or "of".
@@ -2664,6 +2828,19 @@ impl<'a> Scanner<'a> {
     }
 
     /// Whether a capitalised word follows position `p` after one space.
+    /// Whether a space and a capitalised word that prose writes in lowercase follow `p`
+    /// ("… and Men", "… for Love"; not "… and Tim", "… by ABBA").
+    fn ordinary_cap_follows(&self, p: usize) -> bool {
+        let rest = self.slice(p, self.bytes.len());
+        let Some(rest) = rest.strip_prefix(' ') else {
+            return false;
+        };
+        let len = rest
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(rest.len());
+        is_ordinary_cap(&rest[..len])
+    }
+
     fn cap_word_follows(&self, p: usize) -> bool {
         self.bytes.get(p) == Some(&b' ') && self.ch(p + 1).is_some_and(|(c, _)| c.is_uppercase())
     }
@@ -2849,6 +3026,7 @@ impl<'a> Scanner<'a> {
             .filter(|_| self.run.len() >= 3)
             .and_then(|(s, e)| self.particle_split(s, e));
         self.title_run = false;
+        self.title_opening = None;
         self.run.clear();
         self.run_words = 0;
         self.overflow = false;
@@ -2981,9 +3159,29 @@ impl<'a> Scanner<'a> {
         }
         let run = &run[..hi];
         let mut lo = 0;
+        // A title opening its sentence, unless the run is all its line (a heading: "Action
+        // Items") or a label.
+        let title_opening = self.title_opening.filter(|_| {
+            let end = match run.last() {
+                Some(El::Word(w)) => w.end,
+                Some(El::Num { end }) => *end,
+                _ => 0,
+            };
+            // "Quick Update on the launch", "The Year 4 trip": two words, or one and an
+            // article, are how some write any phrase; a title has three words besides its
+            // article, or a joiner ("Of Mice and Men", "Call Me by Your Name").
+            let words = run
+                .iter()
+                .filter(|e| matches!(e, El::Word(w) if !matches!(self.slice(w.start, w.end), "The" | "A" | "An")))
+                .count();
+            let joined = run.iter().any(|e| matches!(e, El::Conn { .. }));
+            (words >= 3 || (words == 2 && joined))
+                && !matches!(self.bytes.get(end), None | Some(b'\n' | b'\r' | b':'))
+        });
         while lo < run.len() {
             match run[lo] {
                 El::Word(w) if !w.is_dropped_prefix() => break,
+                El::Word(w) if Some(w.start) == title_opening => break,
                 // "Will Smith's agent", "Hope Solo's book": a given name that is also a word,
                 // before a capitalised word the lexicon does not know and that owns something
                 // ("Will Sarah join?" stays a question).
@@ -3378,6 +3576,129 @@ fn is_romanised_given_name(w: &str) -> bool {
         && !(is_english_word(head) && is_english_word(tail))
 }
 
+/// A capitalised word that prose writes in lowercase: a function word, a common English word,
+/// not a name ("Me", "Mood", "Dance"; not "Tim", "ABBA", "Monday").
+fn is_ordinary_cap(w: &str) -> bool {
+    let b = w.as_bytes();
+    let flags = lookup(w);
+    b.len() >= 2
+        && b[0].is_ascii_uppercase()
+        && b[1].is_ascii_lowercase()
+        && flags & (F_NAME | F_GIVEN | F_TIME) == 0
+        && (flags & (F_MID_DROP | F_STARTER | F_COMMON | F_OBJECT) != 0 || is_english_ascii(w))
+}
+
+/// A verb that asks for something done to what follows ("Play Bohemian Rhapsody", "Read
+/// Atomic Habits"): before a capitalised word, not the first word of a title.
+fn is_request_verb(w: &str) -> bool {
+    matches!(
+        w,
+        "Play"
+            | "Read"
+            | "Watch"
+            | "Add"
+            | "Check"
+            | "Update"
+            | "Send"
+            | "Book"
+            | "Buy"
+            | "Get"
+            | "Find"
+            | "Tell"
+            | "Ask"
+            | "Remind"
+            | "Remember"
+            | "Email"
+            | "Text"
+            | "Review"
+            | "Open"
+            | "Create"
+            | "Schedule"
+            | "Cancel"
+            | "Grant"
+            | "Move"
+            | "Use"
+            | "Try"
+            | "Recommend"
+            | "Save"
+            | "Note"
+            | "Order"
+            | "Reserve"
+            | "Invite"
+            | "Visit"
+            | "Finish"
+            | "Start"
+            | "Loved"
+            | "Rewatch"
+            | "Listen"
+            | "Keep"
+            | "Put"
+            | "Take"
+            | "Make"
+            | "Set"
+            | "Fix"
+            | "Pay"
+            | "Show"
+            | "Ship"
+    )
+}
+
+/// A word for a person by their relation to the writer, or for a pet: a name typed in
+/// lowercase right after it is theirs ("my flatmate wojtek", "our dog biscuit").
+fn is_relation(w: &str) -> bool {
+    matches!(
+        w,
+        "flatmate"
+            | "roommate"
+            | "housemate"
+            | "sister"
+            | "brother"
+            | "sis"
+            | "bro"
+            | "coworker"
+            | "colleague"
+            | "boss"
+            | "manager"
+            | "neighbour"
+            | "neighbor"
+            | "wife"
+            | "husband"
+            | "partner"
+            | "boyfriend"
+            | "girlfriend"
+            | "bf"
+            | "gf"
+            | "son"
+            | "daughter"
+            | "niece"
+            | "nephew"
+            | "mum"
+            | "mom"
+            | "dad"
+            | "grandma"
+            | "grandpa"
+            | "granny"
+            | "nan"
+            | "gran"
+            | "bestie"
+            | "mate"
+            | "buddy"
+            | "teacher"
+            | "tutor"
+            | "coach"
+            | "trainer"
+            | "therapist"
+            | "dentist"
+            | "landlord"
+            | "landlady"
+            | "agent"
+            | "dog"
+            | "cat"
+            | "puppy"
+            | "kitten"
+    )
+}
+
 /// Whether a capitalised word is, in lowercase, a common English word and no listed name
 /// ("Wind", "Mice"; not "Paris", "Priya").
 fn is_english_cap(w: &str) -> bool {
@@ -3563,7 +3884,9 @@ fn is_verb_form(w: &str) -> bool {
             .is_some_and(|tail| tail.eq_ignore_ascii_case(suffix.as_bytes()))
     };
     let names_ed = ["eed", "med", "fred", "dred", "aled"];
-    (ends("ing") && !ends("jing"))
+    // "Bring", "String": no vowel before the -ing, no verb form.
+    let stem_has_vowel = b[..b.len() - 3].iter().any(|c| b"aeiouyAEIOUY".contains(c));
+    (ends("ing") && !ends("jing") && stem_has_vowel)
         || (b.len() >= 6 && ends("ed") && !names_ed.iter().any(|n| ends(n)))
 }
 
@@ -4040,6 +4363,54 @@ mod tests {
         // A writer who capitalises writes names capitalised: a lowercase word is a word.
         check("Dinner at zorbaz tonight", &[]);
         check("so I said dinner at zorbaz", &[]);
+        // After a relation of someone's; a place noun closes a name over ordinary words.
+        check(
+            "my flatmate wojtek ate it, the dog walker is here, dentist appt moved",
+            &["wojtek"],
+        );
+        check(
+            "the pediatrician is dr amira haddad at riverside family clinic",
+            &["amira haddad", "riverside family clinic"],
+        );
+        check("ask dr. okafor about it", &["okafor"]);
+    }
+
+    #[test]
+    fn identifiers_titles_opening_sentences() {
+        check(
+            "Call Me by Your Name soundtrack is on repeat",
+            &["Call Me by Your Name"],
+        );
+        check("Of Mice and Men is on the list", &["Of Mice and Men"]);
+        check(
+            "In the Mood for Love is showing at BFI Southbank",
+            &["In the Mood for Love", "BFI Southbank"],
+        );
+        check(
+            "Bring Me the Horizon are playing",
+            &["Bring Me the Horizon"],
+        );
+        // A verb, an auxiliary or a possessive before the title is not in it.
+        check(
+            "Reading Pride and Prejudice for book club",
+            &["Pride and Prejudice"],
+        );
+        check(
+            "Did University of Michigan reply?",
+            &["University of Michigan"],
+        );
+        check("My Bank of America card got declined", &["Bank of America"]);
+        // People, German nouns, names after "and", and headings are no titles.
+        check(
+            "Faith Hill and Tim McGraw are touring",
+            &["Faith Hill", "Tim McGraw"],
+        );
+        check("Der Server hängt seit heute", &[]);
+        check(
+            "Live Nation and Ticketmaster settled",
+            &["Live Nation", "Ticketmaster"],
+        );
+        check("Quick Update on the launch", &[]);
     }
 
     #[test]
