@@ -259,7 +259,10 @@ const KOREAN_PARTICLES: [&str; 18] = [
 
 /// Whether a run of Hangul is one of the particles that follow a name.
 pub(super) fn is_korean_particle(run: &str) -> bool {
-    KOREAN_PARTICLES.contains(&run) || matches!(run, "의" | "도" | "로" | "만" | "께" | "께서")
+    KOREAN_PARTICLES.contains(&run)
+        || matches!(run, "의" | "도" | "로" | "만" | "께" | "께서")
+        // The copula and the vocative: "예약번호가 KE7Q2X야", "민수야".
+        || matches!(run, "야" | "이야" | "예요" | "이에요" | "입니다" | "이다")
 }
 
 /// What a Korean place's name runs on into: a university, bank, hospital, airport, station,

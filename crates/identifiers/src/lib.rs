@@ -1063,14 +1063,7 @@ impl<'a> Scanner<'a> {
     /// ("at dishoom", "to ibadan", "aunty funmi", "called benne dosa house"), is a name: emits
     /// it with the unknown words after it (and a place noun ending them).
     fn unlisted_lowercase_name(&mut self, w: &str, b: usize) -> bool {
-        let unknown = |w: &str| {
-            w.len() >= 3
-                && w.chars().all(|c| c.is_alphabetic() && c.is_lowercase())
-                && lookup(w) == 0
-                && !is_english_word(w)
-                // "deposits", "sisters": a plural of a word.
-                && !w.strip_suffix('s').is_some_and(|stem| lookup(stem) != 0 || is_english_word(stem))
-        };
+        let unknown = is_unknown_lowercase;
         let Some((cs, ce)) = self.cue_word else {
             return false;
         };
@@ -1203,6 +1196,48 @@ impl<'a> Scanner<'a> {
         self.taken_end = end;
         self.lowercase_name_end = end;
         true
+    }
+
+    /// Whether what follows byte `p` is a possessive ('s and a word) or a verb a person does
+    /// ("said", "grew up", "keeps"): read in lowercase messages after an unknown word.
+    fn says_or_owns_after(&self, p: usize) -> bool {
+        let rest = self.slice(p, self.bytes.len());
+        if ["'s ", "’s "].iter().any(|s| rest.starts_with(s)) {
+            return true;
+        }
+        let Some(rest) = rest.strip_prefix(' ') else {
+            return false;
+        };
+        let verb = rest
+            .split(|c: char| !c.is_alphabetic())
+            .next()
+            .unwrap_or("");
+        matches!(
+            verb,
+            "said"
+                | "says"
+                | "told"
+                | "tells"
+                | "asked"
+                | "asks"
+                | "wants"
+                | "thinks"
+                | "thought"
+                | "texted"
+                | "recommended"
+                | "recommends"
+                | "grew"
+                | "keeps"
+                | "knows"
+                | "loves"
+                | "hates"
+                | "lives"
+                | "works"
+                | "sent"
+                | "mentioned"
+                | "suggested"
+                | "replied"
+        )
     }
 
     /// Whether the word at `b` follows a lowercase honorific ("dr. okafor", "mrs kowalski").
@@ -2108,6 +2143,24 @@ impl<'a> Scanner<'a> {
             if slot && w.len() >= 3 && self.unlisted_lowercase_name(w, b) {
                 return false;
             }
+            if w.len() >= 3
+                && self.says_or_owns_after(end)
+                && is_unknown_lowercase(w)
+                && self.casual()
+                // "the fridge says", "st. mary's": a name takes no article or "st." before it.
+                && !matches!(
+                    self.word_before(b),
+                    "the" | "a" | "an" | "my" | "our" | "your" | "his" | "her" | "their" | "this"
+                        | "that" | "st"
+                )
+                && !self.text[..b].ends_with("st. ")
+            {
+                // "luc grew up there", "hannah says", "dani's bday": an unknown word that
+                // says, does or owns something is someone.
+                self.emit_id(b, end);
+                self.lowercase_name_end = end;
+                return false;
+            }
             let flags = if self.run.is_empty() {
                 0
             } else {
@@ -2660,9 +2713,8 @@ impl<'a> Scanner<'a> {
         };
         let first = self.slice(start, end);
         let first_flags = lookup(first);
-        if first_flags & F_GIVEN != 0 || is_german_article(first) || first == "The" {
-            // "Faith Hill and Tim McGraw", "Der Server hängt": a person, or German nouns;
-            // "The Bank of America rep": "The" opens a title by its own rule (`opens_title`).
+        if first_flags & F_GIVEN != 0 || is_german_article(first) {
+            // "Faith Hill and Tim McGraw", "Der Server hängt": a person, or German nouns.
             return None;
         }
         let mut second = word_at(end + 1);
@@ -2673,6 +2725,12 @@ impl<'a> Scanner<'a> {
             second = word_at(second_start);
         }
         if !is_ordinary_cap(second) || second == "I" {
+            return None;
+        }
+        if first == "The" && lookup(second) & F_COMMON != 0 {
+            // "The Bank of America rep", "The University of Michigan": an institution's
+            // noun after "The" opens its name, which "The" is no part of (`opens_title`
+            // decides); "The Mythical Man-Month", "The Great Gatsby" open titles.
             return None;
         }
         let greeting = matches!(
@@ -3180,6 +3238,18 @@ impl<'a> Scanner<'a> {
         });
         while lo < run.len() {
             match run[lo] {
+                // "Customer Nordvik Fisk AS reported", "Founder Nadia Ali said": a role
+                // before a name that is no English word is what the person or company is
+                // ("Product Hunt", "Marketing Cloud" stay whole).
+                El::Word(w)
+                    if w.kind == Kind::Cap
+                        && w.has(F_ROLE)
+                        && matches!(run.get(lo + 1), Some(El::Word(next))
+                            if next.kind == Kind::Cap && !next.has(F_ROLE)
+                                && !is_english_cap(self.slice(next.start, next.end))) =>
+                {
+                    lo += 1
+                }
                 El::Word(w) if !w.is_dropped_prefix() => break,
                 El::Word(w) if Some(w.start) == title_opening => break,
                 // "Will Smith's agent", "Hope Solo's book": a given name that is also a word,
@@ -3586,6 +3656,19 @@ fn is_ordinary_cap(w: &str) -> bool {
         && b[1].is_ascii_lowercase()
         && flags & (F_NAME | F_GIVEN | F_TIME) == 0
         && (flags & (F_MID_DROP | F_STARTER | F_COMMON | F_OBJECT) != 0 || is_english_ascii(w))
+}
+
+/// A lowercase word of three letters or more that is neither in the lexicon nor a common
+/// English word or its plural ("deposits", "sisters"): in a message typed in lowercase, a name
+/// where a name may stand.
+fn is_unknown_lowercase(w: &str) -> bool {
+    w.len() >= 3
+        && w.chars().all(|c| c.is_alphabetic() && c.is_lowercase())
+        && lookup(w) == 0
+        && !is_english_word(w)
+        && !w
+            .strip_suffix('s')
+            .is_some_and(|stem| lookup(stem) != 0 || is_english_word(stem))
 }
 
 /// A verb that asks for something done to what follows ("Play Bohemian Rhapsody", "Read
@@ -4373,6 +4456,25 @@ mod tests {
             &["amira haddad", "riverside family clinic"],
         );
         check("ask dr. okafor about it", &["okafor"]);
+        // An unknown word that says or owns something; not after an article or "st.".
+        check(
+            "kasia recommended it and dani's bday is soon",
+            &["kasia", "dani"],
+        );
+        check("the fridge note says hi, st. mary's is closed", &[]);
+    }
+
+    #[test]
+    fn identifiers_roles_greetings_and_korean_endings() {
+        check(
+            "Customer Nordvik Fisk AS reported it. Product Hunt loved it.",
+            &["Nordvik Fisk AS", "Product Hunt"],
+        );
+        check(
+            "Beste Joost,\n\nDank je.\n\nGroet,\nFemke",
+            &["Joost", "Femke"],
+        );
+        check("예약번호가 KE7Q2X야", &["KE7Q2X"]);
     }
 
     #[test]
