@@ -2592,10 +2592,10 @@ impl<'a> Scanner<'a> {
         }
         if let Some(El::Conn { prep: true, .. }) = self.run.last() {
             // "The Hobbit in London": a title preposition joins only through an article, or
-            // an ordinary word ("Lost in Translation", "Falling in Love").
+            // an ordinary word ("Lost in Translation", "Falling in Love", "All at Once").
             let ordinary = kind == Kind::Cap
                 && self.word_before(start) != "with"
-                && is_english_cap(self.slice(start, end));
+                && is_ordinary_cap(self.slice(start, end));
             if !ordinary {
                 self.run.pop();
                 self.flush();
@@ -3948,7 +3948,7 @@ fn is_trail_strip(c: char) -> bool {
 /// "der", "Die", "einen": a German article (German capitalises the nouns after one).
 fn is_german_article(w: &str) -> bool {
     [
-        "der", "die", "das", "den", "dem", "ein", "eine", "einen", "einem", "einer",
+        "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
     ]
     .iter()
     .any(|a| w.eq_ignore_ascii_case(a))
@@ -3959,7 +3959,12 @@ fn is_german_article(w: &str) -> bool {
 /// "Ahmed", "Saeed", "Khaled", "Alfred") are kept.
 fn is_verb_form(w: &str) -> bool {
     let b = w.as_bytes();
-    if b.len() < 5 || !w.is_ascii() {
+    // "Mei-Ling", "Wei-Ming": a part capitalised after a hyphen is a name's.
+    let capital_part = w
+        .split('-')
+        .skip(1)
+        .any(|p| p.starts_with(|c: char| c.is_ascii_uppercase()));
+    if b.len() < 5 || !w.is_ascii() || capital_part {
         return false;
     }
     let ends = |suffix: &str| {
@@ -4475,6 +4480,15 @@ mod tests {
             &["Joost", "Femke"],
         );
         check("예약번호가 KE7Q2X야", &["KE7Q2X"]);
+        check(
+            "| Mei-Ling Cho | Growth |\nTermin bei Herrn Dr. Yilmaz wegen des Kredits",
+            &["Mei-Ling Cho", "Yilmaz"],
+        );
+        check("Dr. Anjali Menon (Cardiology) called", &["Anjali Menon"]);
+        check(
+            "Just watched Everything Everywhere All at Once, no regrets",
+            &["Everything Everywhere All at Once"],
+        );
     }
 
     #[test]
