@@ -1603,6 +1603,8 @@ impl<'a> Scanner<'a> {
             let at_boundary = trail_punct
                 || !matches!(self.ch(token_end), Some((c, _)) if is_space(c) && c != '\t' && !is_line_break(c))
                 || matches!(self.ch(token_end + 1), Some(('$' | '€' | '£' | '¥', _)));
+            let punct_after =
+                trail_punct || matches!(self.ch(token_end), Some((c, _)) if !c.is_whitespace());
             let listed_owner = matches!(self.run.as_slice(),
                 [El::Word(w)] if w.end == base_end && w.kind == Kind::Cap && w.has(F_NAME)
                     // "sam's" of "sam's_club": the 's is the shop's.
@@ -1611,7 +1613,9 @@ impl<'a> Scanner<'a> {
                 // "Kevin's copy", "Priya's email", "not Noor's.": a listed name owns what
                 // follows; the shops whose name holds the 's are listed with it.
                 self.flush();
-            } else if at_boundary || self.article_before_run() {
+            } else if (at_boundary && !(punct_after && self.lone_person_owns(end)))
+                || self.article_before_run()
+            {
                 // "a Trader Joe's bag", "the Macy's gift card": a person's possessive takes no
                 // article; a shop's name does.
                 self.extend_last_word(base_end, end);
@@ -1627,6 +1631,16 @@ impl<'a> Scanner<'a> {
             }
         }
         abbrev
+    }
+
+    /// Whether the run before a possessive ending at `end` is one capitalised word, no common
+    /// one, that no list holds as a shop ("was Marisol's,", "at Eliza's?"): before punctuation
+    /// a person's, where a shop's name would be listed ("at Wendy's?", "Sainsbury's.") or run
+    /// to more words ("at Trader Joe's?"). (In a table's cell or before an amount the 's
+    /// stays a shop's: "Fred's\t12.00".)
+    fn lone_person_owns(&self, end: usize) -> bool {
+        matches!(self.run.as_slice(), [El::Word(w)] if w.kind == Kind::Cap && !w.has(F_COMMON))
+            && !self.listed_shop(end)
     }
 
     /// Whether the run before a possessive reads as a shop's name rather than a person's:
@@ -3010,7 +3024,9 @@ impl<'a> Scanner<'a> {
             // function word or adverb owns nothing; the 's is the name's. Before a noun
             // ("Maria's birthday", "Sam's flight") it is a person's possessive.
             let function_word = flags & (F_MID_DROP | F_STARTER | F_TIME) != 0;
-            if function_word && flags & F_COMMON == 0 {
+            // "NASA's open data": a shop's name is no acronym.
+            let acronym = matches!(self.run.last(), Some(El::Word(w)) if w.kind == Kind::Caps);
+            if function_word && flags & F_COMMON == 0 && !acronym {
                 self.extend_last_word(base_end, poss_end);
             }
         }
@@ -3974,7 +3990,8 @@ fn is_verb_form(w: &str) -> bool {
     let names_ed = ["eed", "med", "fred", "dred", "aled"];
     // "Bring", "String": no vowel before the -ing, no verb form.
     let stem_has_vowel = b[..b.len() - 3].iter().any(|c| b"aeiouyAEIOUY".contains(c));
-    (ends("ing") && !ends("jing") && stem_has_vowel)
+    // "Everything", "Nothing": a pronoun.
+    (ends("ing") && !ends("jing") && !ends("thing") && stem_has_vowel)
         || (b.len() >= 6 && ends("ed") && !names_ed.iter().any(|n| ends(n)))
 }
 
@@ -4485,6 +4502,14 @@ mod tests {
             &["Mei-Ling Cho", "Yilmaz"],
         );
         check("Dr. Anjali Menon (Cardiology) called", &["Anjali Menon"]);
+        check(
+            "NASA's open data is here. That playlist was Marisol's, not mine! Meet at Wendy's?",
+            &["NASA", "Marisol", "Wendy's"],
+        );
+        check(
+            "Everything Everywhere All at Once is on",
+            &["Everything Everywhere All at Once"],
+        );
         check(
             "Just watched Everything Everywhere All at Once, no regrets",
             &["Everything Everywhere All at Once"],
