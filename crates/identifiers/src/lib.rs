@@ -1113,8 +1113,8 @@ impl<'a> Scanner<'a> {
         if !slot || self.bytes[ce] != b' ' || !unknown(w) || !self.casual() {
             return false;
         }
-        let place = |next: &str| {
-            lookup(next) & F_STREET != 0
+        let place = |next: &str, flags: u32| {
+            flags & F_STREET != 0
                 || matches!(
                     next,
                     "garden"
@@ -1149,11 +1149,11 @@ impl<'a> Scanner<'a> {
                 )
         };
         // The next three words, each after one space: a name runs on over unknown words, and
-        // over ordinary ones when a place noun closes it ("riverside family clinic").
-        let mut words = [""; 3];
-        let mut count = 0;
-        let mut at = b + w.len();
-        while count < words.len() {
+        // over ordinary ones when a place noun closes it ("riverside family clinic"). Read
+        // one at a time: most names end at the next word.
+        let mut end = b + w.len();
+        let (mut at, mut unknown_run) = (end, true);
+        for k in 0..3 {
             let Some(rest) = self.text[at..].strip_prefix(' ') else {
                 break;
             };
@@ -1161,35 +1161,26 @@ impl<'a> Scanner<'a> {
                 .split(|c: char| !c.is_alphabetic())
                 .next()
                 .unwrap_or_default();
+            let flags = lookup(next);
             if next.is_empty() {
                 break;
             }
-            words[count] = next;
-            count += 1;
             at += 1 + next.len();
-        }
-        let words = &words[..count];
-        let ordinary = |w: &str| lookup(w) & (F_MID_DROP | F_STARTER | F_TIME) == 0;
-        let closed_by_place = words
-            .iter()
-            .position(|w| place(w))
-            .filter(|&k| words[..k].iter().all(|w| ordinary(w)));
-        let mut end = b + w.len();
-        if let Some(k) = closed_by_place {
-            end = b + w.len() + words[..=k].iter().map(|w| 1 + w.len()).sum::<usize>();
-        } else {
-            for next in words {
-                if !unknown(next) {
-                    break;
-                }
-                end += 1 + next.len();
+            if place(next, flags) {
+                end = at;
+                break;
             }
-            // "to mow the lawn": a verb before its object.
-            if cue == "to" && end == b + w.len() {
-                let next = words.first().copied().unwrap_or_default();
-                if lookup(next) & F_OBJECT != 0 {
-                    return false;
-                }
+            if unknown_run && flags == 0 && unknown(next) {
+                end = at;
+                continue;
+            }
+            if k == 0 && cue == "to" && flags & F_OBJECT != 0 {
+                // "to mow the lawn": a verb before its object.
+                return false;
+            }
+            unknown_run = false;
+            if flags & (F_MID_DROP | F_STARTER | F_TIME) != 0 {
+                break;
             }
         }
         self.emit_id(b, end);
@@ -1205,7 +1196,11 @@ impl<'a> Scanner<'a> {
         if ["'s ", "’s "].iter().any(|s| rest.starts_with(s)) {
             return true;
         }
-        let Some(rest) = rest.strip_prefix(' ') else {
+        // Each verb below starts with one of these letters.
+        let Some(rest) = rest
+            .strip_prefix(' ')
+            .filter(|r| r.starts_with(['s', 't', 'a', 'w', 'r', 'g', 'k', 'l', 'h', 'm']))
+        else {
             return false;
         };
         let verb = rest
@@ -1658,6 +1653,7 @@ impl<'a> Scanner<'a> {
 
     /// Whether the run, with the possessive ending at `end`, is a shop listed with its 's
     /// in names.txt ("sainsbury's", "trader_joe's").
+    #[inline(always)]
     fn listed_shop(&self, end: usize) -> bool {
         let Some(El::Word(first)) = self.run.first() else {
             return false;
@@ -2158,9 +2154,9 @@ impl<'a> Scanner<'a> {
                 return false;
             }
             if w.len() >= 3
+                && self.casual()
                 && self.says_or_owns_after(end)
                 && is_unknown_lowercase(w)
-                && self.casual()
                 // "the fridge says", "st. mary's": a name takes no article or "st." before it.
                 && !matches!(
                     self.word_before(b),
@@ -2627,7 +2623,7 @@ impl<'a> Scanner<'a> {
             flags,
         };
         if self.run.is_empty() && w.sent_init && kind == Kind::Cap {
-            self.title_opening = self.title_case_opening(start, end);
+            self.title_opening = self.title_case_opening(start, end, flags);
             self.title_run |= self.title_opening.is_some();
         }
         // "Hi Sarah": a dropped opener keeps the sentence open for the next word.
@@ -2713,9 +2709,25 @@ impl<'a> Scanner<'a> {
     /// Mood for Love"). The first word is the title's unless it is a verb before its object
     /// ("Reading Pride and Prejudice", "Play Bohemian Rhapsody"), a greeting, or a line's
     /// heading or cell.
-    fn title_case_opening(&self, start: usize, end: usize) -> Option<usize> {
+    /// `first_flags`: the first word's lexicon flags. Asked at every sentence's first word:
+    /// the bytes after it rule most out before any lookup.
+    fn title_case_opening(&self, start: usize, end: usize, first_flags: u32) -> Option<usize> {
+        let Some(rest) = self
+            .bytes
+            .get(end + 1..)
+            .filter(|_| self.bytes[end] == b' ')
+        else {
+            return None;
+        };
+        let via_article = first_flags & F_MID_DROP != 0
+            && [&b"the "[..], b"a ", b"an "]
+                .iter()
+                .any(|a| rest.starts_with(a));
+        if !via_article && !rest.first().is_some_and(u8::is_ascii_uppercase) {
+            return None;
+        }
         let before = self.bytes[..start].iter().rev().find(|&&b| b != b' ');
-        if matches!(before, Some(b'#' | b'|' | b'*')) || self.bytes.get(end) != Some(&b' ') {
+        if matches!(before, Some(b'#' | b'|' | b'*')) {
             return None;
         }
         let word_at = |p: usize| {
@@ -2726,7 +2738,6 @@ impl<'a> Scanner<'a> {
             &rest[..len]
         };
         let first = self.slice(start, end);
-        let first_flags = lookup(first);
         if first_flags & F_GIVEN != 0 || is_german_article(first) {
             // "Faith Hill and Tim McGraw", "Der Server hängt": a person, or German nouns.
             return None;
@@ -3963,6 +3974,9 @@ fn is_trail_strip(c: char) -> bool {
 
 /// "der", "Die", "einen": a German article (German capitalises the nouns after one).
 fn is_german_article(w: &str) -> bool {
+    if !matches!(w.len(), 3..=5) || !matches!(w.as_bytes()[0], b'd' | b'D' | b'e' | b'E') {
+        return false;
+    }
     [
         "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
     ]
@@ -3973,14 +3987,16 @@ fn is_german_article(w: &str) -> bool {
 /// A capitalised word that reads as a verb form opening a sentence: "Running late",
 /// "Comparing Asana", "Agreed with", "Hired two". Names with these endings ("Beijing",
 /// "Ahmed", "Saeed", "Khaled", "Alfred") are kept.
+#[inline(always)]
 fn is_verb_form(w: &str) -> bool {
     let b = w.as_bytes();
+    if b.len() < 5 || !matches!(b[b.len() - 1], b'g' | b'd' | b'G' | b'D') || !w.is_ascii() {
+        return false;
+    }
     // "Mei-Ling", "Wei-Ming": a part capitalised after a hyphen is a name's.
-    let capital_part = w
-        .split('-')
-        .skip(1)
-        .any(|p| p.starts_with(|c: char| c.is_ascii_uppercase()));
-    if b.len() < 5 || !w.is_ascii() || capital_part {
+    if b.windows(2)
+        .any(|p| p[0] == b'-' && p[1].is_ascii_uppercase())
+    {
         return false;
     }
     let ends = |suffix: &str| {
