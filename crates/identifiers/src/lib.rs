@@ -2712,13 +2712,10 @@ impl<'a> Scanner<'a> {
     /// `first_flags`: the first word's lexicon flags. Asked at every sentence's first word:
     /// the bytes after it rule most out before any lookup.
     fn title_case_opening(&self, start: usize, end: usize, first_flags: u32) -> Option<usize> {
-        let Some(rest) = self
+        let rest = self
             .bytes
             .get(end + 1..)
-            .filter(|_| self.bytes[end] == b' ')
-        else {
-            return None;
-        };
+            .filter(|_| self.bytes[end] == b' ')?;
         let via_article = first_flags & F_MID_DROP != 0
             && [&b"the "[..], b"a ", b"an "]
                 .iter()
