@@ -2218,7 +2218,9 @@ impl<'a> Scanner<'a> {
         let flags = self.lookup(w);
         if shape.lower == 0 {
             if shape.chars == 1 {
-                if w == "I" {
+                // "O João Pereira da Embraer": Portuguese "o" before a name, opening a
+                // sentence, as "I" is no name.
+                if w == "I" || (w == "O" && self.sentence_start && self.cap_word_follows(end)) {
                     self.filler();
                     return false;
                 }
@@ -3034,7 +3036,12 @@ impl<'a> Scanner<'a> {
             let function_word = flags & (F_MID_DROP | F_STARTER | F_TIME) != 0;
             // "NASA's open data": a shop's name is no acronym.
             let acronym = matches!(self.run.last(), Some(El::Word(w)) if w.kind == Kind::Caps);
-            if function_word && flags & F_COMMON == 0 && !acronym {
+            // "at Olusegun's place": what a person has, though a verb too.
+            let owned = matches!(
+                self.slice(start, end),
+                "place" | "house" | "flat" | "party" | "wedding" | "room" | "car"
+            );
+            if function_word && flags & F_COMMON == 0 && !acronym && !owned {
                 self.extend_last_word(base_end, poss_end);
             }
         }
@@ -3132,10 +3139,16 @@ impl<'a> Scanner<'a> {
     fn particle_split(&self, s: usize, e: usize) -> Option<(usize, usize)> {
         let mut before = 0;
         let mut prev: Option<&Word> = None;
+        // "Hospital Clínic de Barcelona", "Museo Nacional de Arte": a place's noun opens the
+        // name of one place, not a person's.
+        let mut institution = false;
         for el in &self.run {
             let El::Word(w) = el else { continue };
             if w.start < s || w.end > e {
                 continue;
+            }
+            if before == 0 && w.has(F_COMMON) && !w.has(F_GIVEN | F_NAME) {
+                institution = true;
             }
             if let Some(p) = prev {
                 let gap = self.slice(p.end, w.start).trim();
@@ -3144,10 +3157,10 @@ impl<'a> Scanner<'a> {
                         return None;
                     }
                     let word = self.slice(p.start, p.end);
+                    // "Universidad Nacional de Colombia": an adjective, not a surname.
+                    let adjective = word.len() > 5 && word.ends_with("al");
                     let full_name = before >= 2
-                        && !(before == 2 && p.has(F_GIVEN | F_NAME))
-                        // "Universidad Nacional de Colombia": an adjective, not a surname.
-                        && !(word.len() > 5 && word.ends_with("al"));
+                        && !(institution || adjective || (before == 2 && p.has(F_GIVEN | F_NAME)));
                     let title = self.title_before(s);
                     let surname = before == 1
                         && p.start == s
@@ -4522,6 +4535,14 @@ mod tests {
         check(
             "Everything Everywhere All at Once is on",
             &["Everything Everywhere All at Once"],
+        );
+        check(
+            "Meet at Olusegun's place. O João Pereira da Embraer ligou.",
+            &["Olusegun", "João Pereira", "Embraer"],
+        );
+        check(
+            "cita en el Hospital Clínic de Barcelona a las 9",
+            &["Hospital Clínic de Barcelona"],
         );
         check(
             "Just watched Everything Everywhere All at Once, no regrets",
