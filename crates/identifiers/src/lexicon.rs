@@ -90,6 +90,10 @@ pub(super) fn flag_named(name: &str) -> u32 {
         "street" => F_STREET,
         "given" => F_GIVEN,
         "role" => F_ROLE,
+        "relation" => F_RELATION,
+        "request" => F_REQUEST,
+        "says" => F_SAYS,
+        "place-noun" => F_PLACE_NOUN,
         // a unit test checks every line's flags are known
         _ => 0,
     }
@@ -122,6 +126,17 @@ pub(super) fn is_english_word(word: &str) -> bool {
 /// A job title's or a department's word ("Head of Sales", "Staff Engineer", "Legal"): a run
 /// of nothing else names no one.
 pub(super) const F_ROLE: u32 = 1 << 19;
+/// A person (or a pet) by their relation to someone: a name typed in lowercase right after
+/// it is theirs ("my flatmate wojtek", "our dog biscuit").
+pub(super) const F_RELATION: u32 = 1 << 20;
+/// A verb that asks for something done to what follows ("Play", "Read", "Add"): before a
+/// capitalised word, not the first word of a title ("Play Bohemian Rhapsody").
+pub(super) const F_REQUEST: u32 = 1 << 21;
+/// What a person does or says ("said", "grew", "keeps"): after an unknown lowercase word it
+/// makes the word someone ("kasia recommended…").
+pub(super) const F_SAYS: u32 = 1 << 22;
+/// A place's noun that ends a name typed in lowercase ("… house", "… clinic", "… gym").
+pub(super) const F_PLACE_NOUN: u32 = 1 << 23;
 
 /// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
 static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
