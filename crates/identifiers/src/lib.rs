@@ -3485,7 +3485,17 @@ impl<'a> Scanner<'a> {
         let list = rest.starts_with(['+', '&']) || matches!(word, "and" | "or");
         // "June is booked solid": a month is, a month has.
         let state = matches!(word, "is" | "was" | "has" | "had");
+        // "May and I are…", "April is flying in": someone with the writer, or doing something
+        // now.
+        let with_writer = word == "and" && rest.strip_prefix("and I ").is_some();
+        let doing = matches!(word, "is" | "was") && {
+            let next = self.next_word(p + 1 + word.len()).1;
+            // "May is going to be busy": of a month too.
+            next.ends_with("ing") && next != "going"
+        };
         (lists && (list || state))
+            || with_writer
+            || doing
             || matches!(
                 word,
                 "from"
@@ -4379,6 +4389,10 @@ mod tests {
         check(
             "cita en el Hospital Clínic de Barcelona a las 9",
             &["Hospital Clínic de Barcelona"],
+        );
+        check(
+            "April is flying in from Cebu. May and I are going. May is going to be busy.",
+            &["April", "Cebu", "May"],
         );
         check(
             "Just watched Everything Everywhere All at Once, no regrets",
