@@ -351,37 +351,63 @@ fn identifier_extraction_chat_heldout6_set_f1() {
 
 /// A sixteenth author (173 rows), written blind in the sixth session: the held-out sets' mix
 /// (personal, work, other languages and scripts, the cases the issue names). F1 0.880 when
-/// it arrived.
+/// it arrived, 0.915 after that session's rules.
 #[test]
 fn identifier_extraction_chat_tune16_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune16 set)",
         "identifiers-chat-tune16.jsonl",
     );
-    assert!(f1 >= 0.87, "F1 {f1:.3} is below 0.87");
+    assert!(f1 >= 0.91, "F1 {f1:.3} is below 0.91");
 }
 
 /// A seventeenth author (159 rows), written blind in the sixth session: titles of books, films,
 /// songs and games, names that are English words at and after a sentence's start, lowercase
-/// names as subjects and after "the" or "my", other languages. F1 0.790 when it arrived.
+/// names as subjects and after "the" or "my", other languages. F1 0.790 when it arrived,
+/// 0.818 after that session's rules.
 #[test]
 fn identifier_extraction_chat_tune17_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat tune17 set)",
         "identifiers-chat-tune17.jsonl",
     );
-    assert!(f1 >= 0.78, "F1 {f1:.3} is below 0.78");
+    assert!(f1 >= 0.81, "F1 {f1:.3} is below 0.81");
+}
+
+/// An eighteenth author (165 rows), written blind in the sixth session after that session's
+/// first rules: the held-out sets' mix. F1 0.899 when it arrived (0.887 with the rules of the
+/// session's start), 0.901 after the session.
+#[test]
+fn identifier_extraction_chat_tune18_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat tune18 set)",
+        "identifiers-chat-tune18.jsonl",
+    );
+    assert!(f1 >= 0.89, "F1 {f1:.3} is below 0.89");
+}
+
+/// A nineteenth author (167 rows), written blind in the sixth session after that session's
+/// first rules: the same mix, more languages and given names that are words. F1 0.897 when it
+/// arrived (0.894 with the rules of the session's start), 0.910 after the session.
+#[test]
+fn identifier_extraction_chat_tune19_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat tune19 set)",
+        "identifiers-chat-tune19.jsonl",
+    );
+    assert!(f1 >= 0.90, "F1 {f1:.3} is below 0.90");
 }
 
 /// A seventh held-out set (165 rows, the mix of the sixth), written blind at the start of the
-/// sixth session; only its summary line is read. F1 0.873 when it arrived.
+/// sixth session; only its summary line is read. F1 0.873 when it arrived, 0.880 after that
+/// session's rules.
 #[test]
 fn identifier_extraction_chat_heldout7_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat held-out set 7)",
         "identifiers-chat-heldout7.jsonl",
     );
-    assert!(f1 >= 0.86, "F1 {f1:.3} is below 0.86");
+    assert!(f1 >= 0.87, "F1 {f1:.3} is below 0.87");
 }
 
 /// A third held-out set (220 rows: a cross-section of personal, work and study messages, a
