@@ -1067,6 +1067,11 @@ impl<'a> Scanner<'a> {
         let Some((cs, ce)) = self.cue_word else {
             return false;
         };
+        // The caller saw the cue right before `w`; one space, not a dash or a slash, between.
+        // The message's casing is asked once and remembered: most messages end here.
+        if !self.casual() || self.bytes[ce] != b' ' {
+            return false;
+        }
         let cue = self.slice(cs, ce);
         // "zayn and noor": a name just found, then "and" or "or".
         let listed = matches!(cue, "and" | "or") && self.lowercase_name_end + 1 == cs;
@@ -1109,8 +1114,7 @@ impl<'a> Scanner<'a> {
                     self.word_before(cs),
                     "my" | "our" | "your" | "his" | "her" | "their"
                 ));
-        // The caller saw the cue right before `w`; one space, not a dash or a slash, between.
-        if !slot || self.bytes[ce] != b' ' || !unknown(w) || !self.casual() {
+        if !slot || !unknown(w) {
             return false;
         }
         // The next three words, each after one space: a name runs on over unknown words, and
