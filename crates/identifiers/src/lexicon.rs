@@ -3,7 +3,8 @@
 
 use std::sync::LazyLock;
 
-use fnv::FnvHashMap;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::bloom;
 
@@ -139,11 +140,48 @@ pub(super) const F_SAYS: u32 = 1 << 22;
 pub(super) const F_PLACE_NOUN: u32 = 1 << 23;
 
 /// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
-static FLAGS: LazyLock<FnvHashMap<&'static [u8], u32>> = LazyLock::new(|| {
+/// The lexicon's hash: eight bytes a step (FNV takes one, and a lookup runs at most words of
+/// a message), in 64-bit arithmetic that wasm has natively (no 128-bit products). The table
+/// is fixed and built from our own lists, so no seed is needed.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        let mix = |h: u64, x: u64| (h.rotate_left(5) ^ x).wrapping_mul(K);
+        for chunk in &mut chunks {
+            self.0 = mix(
+                self.0,
+                u64::from_le_bytes(chunk.try_into().unwrap_or_default()),
+            );
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.0 = mix(self.0, u64::from_le_bytes(last));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write(&(n as u64).to_le_bytes());
+    }
+
+    fn finish(&self) -> u64 {
+        // The table's index takes the low bits, which a product mixes least: fold the high ones in.
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+type WordMap<V> = HashMap<&'static [u8], V, BuildHasherDefault<WordHasher>>;
+
+static FLAGS: LazyLock<WordMap<u32>> = LazyLock::new(|| {
     let suffixes = word_lists()
         .into_iter()
         .flat_map(|(words, flag)| words.into_iter().map(move |w| (w, flag)));
-    let mut flags = FnvHashMap::default();
+    let mut flags = WordMap::default();
     for (word, flag) in lexicon().chain(suffixes) {
         *flags.entry(word.as_bytes()).or_insert(0) |= flag;
         if flag == F_NAME {
