@@ -2084,7 +2084,12 @@ impl<'a> Scanner<'a> {
             let named = may_be_name(w);
             // A title of at most four letters right before ("dr. okafor"): checked inline.
             let titled = self.cue_word.is_some_and(|(s, e)| {
-                e - s <= 4 && matches!(self.bytes.get(e..b), Some(b" " | b". "))
+                e - s <= 4
+                    && match self.bytes.get(e..b) {
+                        Some(b". ") => true,
+                        Some(b" ") => matches!(&self.bytes[s..e], b"mr" | b"mrs" | b"ms" | b"dr"),
+                        _ => false,
+                    }
             });
             if (named || titled) && self.lowercase_name(w, b, named) {
                 return false;
