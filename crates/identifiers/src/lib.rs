@@ -60,6 +60,9 @@ const MAX_TOKEN_CHARS: usize = 256;
 const MAX_SEEN_SPELLINGS: usize = 256;
 /// At most this many answers of the regex shapes are remembered (see `Scanner::shape_answers`).
 const MAX_SHAPE_ANSWERS: usize = 256;
+/// The spans last pushed, compared before the spelling set is hashed: a name mentioned again
+/// is most often one of the last few.
+const RECENT_SPELLINGS: usize = 8;
 
 /// A possessive `'s`, with either apostrophe, in either case.
 const POSSESSIVES: [&str; 4] = ["'s", "’s", "'S", "’S"];
@@ -280,8 +283,11 @@ struct Scanner<'a> {
     /// Spans already pushed, as written: a name mentioned again is dropped without
     /// lowercasing it (at most [`MAX_SEEN_SPELLINGS`] kept).
     seen_spelling: FnvHashSet<&'a str>,
-    /// The last span pushed: a name repeated back to back is dropped without hashing it.
-    last_spelling: &'a str,
+    /// The last spans pushed (a ring): a name repeated soon after is dropped without hashing
+    /// it.
+    recent_spellings: [&'a str; RECENT_SPELLINGS],
+    /// Where the next span pushed goes in `recent_spellings`.
+    recent_at: usize,
     /// The last word looked up in the lexicon and its flags.
     last_lookup: (&'a str, u32),
     run: Vec<El>,
@@ -324,7 +330,8 @@ impl<'a> Scanner<'a> {
             out: Vec::new(),
             seen: FnvHashSet::default(),
             seen_spelling: FnvHashSet::default(),
-            last_spelling: "",
+            recent_spellings: [""; RECENT_SPELLINGS],
+            recent_at: 0,
             last_lookup: ("", 0),
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
             run_words: 0,
@@ -3538,8 +3545,9 @@ impl<'a> Scanner<'a> {
         if self.full() {
             return;
         }
-        if s == self.last_spelling {
-            // The last span again ("Joe's Joe's"): trimmed and cut already, and seen.
+        if self.recent_spellings.contains(&s) {
+            // One of the last spans again ("Joe's Joe's", a list of names repeated): trimmed
+            // and cut already, and seen; compared, not hashed.
             return;
         }
         let plain = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !is_space(char::from(b)));
@@ -3562,10 +3570,11 @@ impl<'a> Scanner<'a> {
             Some((cut, _)) => s.get(..cut).unwrap_or(s).trim_end(),
             None => s,
         };
-        if s == self.last_spelling || self.seen_spelling.contains(s) {
+        self.recent_spellings[self.recent_at] = s;
+        self.recent_at = (self.recent_at + 1) % RECENT_SPELLINGS;
+        if self.seen_spelling.contains(s) {
             return;
         }
-        self.last_spelling = s;
         if self.seen.insert(s.to_lowercase()) {
             self.out.push(s.to_string());
         }
