@@ -87,11 +87,10 @@ demo:
 
 # README's "Measured" table in one command (round trips, throughput, start-up, scaling, memory,
 # extraction, size): printed, and written to target/bench/latest.json and latest.md. Builds the
-# package first only if it is missing (`make pkg bench` after changing Rust code). See
-# scripts/bench/run.mjs for the parts; `node scripts/bench/run.mjs --only size,memory` runs some.
-bench:
-	@if [ ! -f pkg/package.json ] || [ ! -e node_modules/neotoma-agent-wasm/package.json ]; then \
-	  $(MAKE) --no-print-directory pkg; fi
+# package first (incremental, ~25 s): a pkg/ left from an older commit would be measured
+# instead of the working tree. See scripts/bench/run.mjs for the parts;
+# `node scripts/bench/run.mjs --only size,memory` runs some (on the pkg/ there is).
+bench: pkg
 	node scripts/bench/run.mjs
 
 clean:
