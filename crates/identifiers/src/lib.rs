@@ -1070,7 +1070,6 @@ impl<'a> Scanner<'a> {
     /// ("at dishoom", "to ibadan", "aunty funmi", "called benne dosa house"), is a name: emits
     /// it with the unknown words after it (and a place noun ending them).
     fn unlisted_lowercase_name(&mut self, w: &str, b: usize) -> bool {
-        let unknown = is_unknown_lowercase;
         let Some((cs, ce)) = self.cue_word else {
             return false;
         };
@@ -1121,7 +1120,7 @@ impl<'a> Scanner<'a> {
                     self.word_before(cs),
                     "my" | "our" | "your" | "his" | "her" | "their"
                 ));
-        if !slot || !unknown(w) {
+        if !slot || !is_unknown_lowercase(w) {
             return false;
         }
         // The next three words, each after one space: a name runs on over unknown words, and
@@ -1146,7 +1145,7 @@ impl<'a> Scanner<'a> {
                 end = at;
                 break;
             }
-            if unknown_run && flags == 0 && unknown(next) {
+            if unknown_run && flags == 0 && is_unknown_lowercase(next) {
                 end = at;
                 continue;
             }
@@ -2265,12 +2264,7 @@ impl<'a> Scanner<'a> {
             let next = self.text[end..]
                 .strip_prefix(' ')
                 .and_then(|rest| rest.split(|c: char| !c.is_alphabetic()).next())
-                .filter(|next| {
-                    next.len() >= 3
-                        && next.chars().all(char::is_lowercase)
-                        && lookup(next) == 0
-                        && !is_english_word(next)
-                });
+                .filter(|next| is_unknown_lowercase(next));
             let end = next.map_or(end, |next| end + 1 + next.len());
             self.emit_id(b, end);
             self.taken_end = end;
