@@ -3221,7 +3221,19 @@ impl<'a> Scanner<'a> {
                 .count();
             let joined = run.iter().any(|e| matches!(e, El::Conn { .. }));
             (words >= 3 || (words == 2 && joined))
-                && !matches!(self.bytes.get(end), None | Some(b'\n' | b'\r' | b':'))
+                && match self.bytes.get(end) {
+                    // A list's item of its own ("- One Hundred Years of Solitude"), not a
+                    // heading or a label.
+                    None | Some(b'\n' | b'\r') => {
+                        let first = run.iter().find_map(|e| match e {
+                            El::Word(w) => Some(w.start),
+                            _ => None,
+                        });
+                        first.is_some_and(|p| self.opens_line(p) && !self.line_start(p))
+                    }
+                    Some(b':') => false,
+                    _ => true,
+                }
         });
         while lo < run.len() {
             match run[lo] {
@@ -3337,11 +3349,14 @@ impl<'a> Scanner<'a> {
     /// Reads at most a few bytes either side: linear time whatever the line's length.
     fn alone_on_line(&self, w: &Word) -> bool {
         let line_ends = matches!(self.bytes.get(w.end), None | Some(b'\n' | b'\r'));
-        if !line_ends {
-            return false;
-        }
-        let from = w.start.saturating_sub(8);
-        let before = &self.bytes[from..w.start];
+        line_ends && self.opens_line(w.start)
+    }
+
+    /// Whether byte `start` opens its line, a list's marker aside ("- ", "* ", "• ", "2. ").
+    /// Reads at most 8 bytes back.
+    fn opens_line(&self, start: usize) -> bool {
+        let from = start.saturating_sub(8);
+        let before = &self.bytes[from..start];
         let line = match before.iter().rposition(|&b| b == b'\n') {
             Some(i) => &before[i + 1..],
             None if from == 0 => before,
@@ -4405,6 +4420,10 @@ mod tests {
         check(
             "April is flying in from Cebu. May and I are going. May is going to be busy.",
             &["April", "Cebu", "May"],
+        );
+        check(
+            "Reading list:\n- One Hundred Years of Solitude\n- Call Me by Your Name\n",
+            &["One Hundred Years of Solitude", "Call Me by Your Name"],
         );
         check(
             "Just watched Everything Everywhere All at Once, no regrets",
