@@ -1753,7 +1753,10 @@ impl<'a> Scanner<'a> {
             }
         }
         if shape.at {
-            if self.shape(Asked::Email, w, shapes::is_email) || is_user_at_ipv4(w) {
+            if self.shape(Asked::Email, w, shapes::is_email)
+                || is_user_at_ipv4(w)
+                || is_scp_remote(w)
+            {
                 self.emit_id(b, end);
             } else {
                 self.other();
@@ -3983,6 +3986,26 @@ fn is_user_at_ipv4(w: &str) -> bool {
     })
 }
 
+/// `git@github.com:acme/api.git`: a remote as git and scp write it, a login at a host (a dotted
+/// name) and a path after the colon.
+fn is_scp_remote(w: &str) -> bool {
+    let Some((login, path)) = w.split_once(':') else {
+        return false;
+    };
+    let path_char = |c: char| is_wordish(c) || matches!(c, '.' | '_' | '-' | '/' | '~');
+    login.split_once('@').is_some_and(|(user, host)| {
+        !user.is_empty()
+            && user
+                .chars()
+                .all(|c| is_wordish(c) || matches!(c, '.' | '_' | '-'))
+            && host.contains('.')
+            && host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-'))
+    }) && path.contains('/')
+        && path.chars().all(path_char)
+}
+
 /// `feature/JIRA-2231`, `pod/checkout-7d9f8b-x2k4q`: slash-joined names one of which is a
 /// code (letters and digits); not `1/2/2024`, `24/7`, `and/or`. A git branch named by its
 /// conventional kind (`feature/login-fix`, `release/2.3`) needs no code.
@@ -4010,8 +4033,16 @@ fn is_slash_id(w: &str) -> bool {
             && seg.bytes().any(|c| c.is_ascii_lowercase());
         code |= marked && !w.bytes().any(|c| c.is_ascii_uppercase());
     }
+    // "FV/2024/0391", "PO/88/12": a document's letters, then its numbers (two groups or more:
+    // "HTTP/2" is a protocol).
+    let mut parts = w.split('/');
+    let prefix = parts.next().unwrap_or("");
+    let numbered = segments >= 3
+        && (1..=5).contains(&prefix.len())
+        && prefix.bytes().all(|c| c.is_ascii_uppercase())
+        && parts.all(|p| p.bytes().all(|c| c.is_ascii_digit()));
     // "secret/data/prod/payments/stripe": a path of four segments or more.
-    segments >= 2 && (code || segments >= 4)
+    segments >= 2 && (code || numbered || segments >= 4)
 }
 
 /// Months that are also given names ("May Lin", "June Carter").
@@ -4424,6 +4455,16 @@ mod tests {
         check(
             "Reading list:\n- One Hundred Years of Solitude\n- Call Me by Your Name\n",
             &["One Hundred Years of Solitude", "Call Me by Your Name"],
+        );
+        check(
+            "Factuur 2024-0451 en FV/2024/0391; git clone git@github.com:acme/api.git; \
+             api.corvid.health; HTTP/2 401 in 2023-2024",
+            &[
+                "2024-0451",
+                "FV/2024/0391",
+                "git@github.com:acme/api.git",
+                "api.corvid.health",
+            ],
         );
         check(
             "Just watched Everything Everywhere All at Once, no regrets",

@@ -47,10 +47,10 @@ static IPV4: LazyLock<Regex> = LazyLock::new(|| {
 static UUID: LazyLock<Regex> =
     LazyLock::new(|| regex(r"^[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}$"));
 /// Hyphenated digit groups that read as a date (`2024-05-01`, `1-5-2024`) or a span of years
-/// (`2023-24`, `1999-2000`), not as an account or phone number.
+/// (`2023-24`, `1999-2000`), not as an account or phone number (`2024-0451` is a document's).
 static DATE_OR_YEAR_SPAN: LazyLock<Regex> = LazyLock::new(|| {
     regex(
-        r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}|(?:19|20)[0-9]{2}-(?:[0-9]{1,2}|[0-9]{4}))$",
+        r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}-[0-9]{1,2}-[0-9]{4}|(?:19|20)[0-9]{2}-(?:[0-9]{1,2}|(?:19|20)[0-9]{2}))$",
     )
 });
 /// A short model designation: one or two capitals and up to four digits, perhaps a lowercase
