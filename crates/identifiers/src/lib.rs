@@ -3972,7 +3972,16 @@ fn is_colon_id(w: &str) -> bool {
             .is_some_and(|(name, tld)| !name.is_empty() && lookup(tld) & F_TLD != 0);
         domain && path.contains(':') && !path.ends_with(':')
     });
-    arn || digest || image
+    // "arXiv:2310.06825", "doi:10.1145/3442188", "PMID:31452104": a registry's id.
+    let registry = w.split_once(':').is_some_and(|(scheme, id)| {
+        [
+            "arxiv", "doi", "pmid", "pmcid", "isbn", "issn", "orcid", "urn",
+        ]
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s))
+            && id.bytes().any(|c| c.is_ascii_digit())
+    });
+    arn || digest || image || registry
 }
 
 /// `deploy@10.0.3.17`: a login at an address.
@@ -4465,6 +4474,10 @@ mod tests {
                 "git@github.com:acme/api.git",
                 "api.corvid.health",
             ],
+        );
+        check(
+            "save arXiv:2310.06825 and doi:10.1145/3442188, PMID:31452104",
+            &["arXiv:2310.06825", "doi:10.1145/3442188", "PMID:31452104"],
         );
         check(
             "Just watched Everything Everywhere All at Once, no regrets",
