@@ -1988,13 +1988,26 @@ impl<'a> Scanner<'a> {
     }
 
     fn apostrophe(&mut self, w: &'a str, b: usize) {
-        if ["d'", "d’", "l'", "l’"].iter().any(|p| {
-            w.strip_prefix(p)
-                .is_some_and(|rest| rest.starts_with(char::is_uppercase))
-        }) && matches!(self.run.last(), Some(El::Word(_)))
+        let elided = |prefixes: &[&str]| {
+            prefixes.iter().any(|p| {
+                w.strip_prefix(p)
+                    .is_some_and(|rest| rest.starts_with(char::is_uppercase))
+            })
+        };
+        let after_name = matches!(self.run.last(), Some(El::Word(_)));
+        // An Italian "dello", "nello" after a person is where they are from ("Gianluca
+        // dell'Enel"): two names.
+        let after_person =
+            matches!(self.run.last(), Some(El::Word(last)) if last.has(F_NAME | F_GIVEN));
+        if after_name
+            && (elided(&["d'", "d’", "l'", "l’"])
+                || (!after_person
+                    && elided(&[
+                        "dell'", "dell’", "nell'", "nell’", "all'", "all’", "sull'", "sull’",
+                    ])))
         {
-            // "Musée d'Orsay", "Côte d'Ivoire", "Anatomie d'une …": an elided "de"/"le" before
-            // a capital continues the name.
+            // "Musée d'Orsay", "Côte d'Ivoire", "Reggio nell'Emilia": an elided "de"/"le" (or
+            // an Italian "nello", "dello") before a capital continues the name.
             self.word(b, b + w.len(), Kind::Cap, 0);
             return;
         }
@@ -4478,6 +4491,10 @@ mod tests {
         check(
             "save arXiv:2310.06825 and doi:10.1145/3442188, PMID:31452104",
             &["arXiv:2310.06825", "doi:10.1145/3442188", "PMID:31452104"],
+        );
+        check(
+            "andiamo a Reggio nell'Emilia, poi la Galleria dell'Accademia",
+            &["Reggio nell'Emilia", "Galleria dell'Accademia"],
         );
         check(
             "Just watched Everything Everywhere All at Once, no regrets",
