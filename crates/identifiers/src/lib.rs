@@ -3116,6 +3116,30 @@ impl<'a> Scanner<'a> {
             if before == 0 && w.has(F_COMMON) && !w.has(F_GIVEN | F_NAME) {
                 institution = true;
             }
+            // "Santa Cruz de Tenerife", "Puerto Vallarta de …": a place opened by a saint or
+            // a place's kind.
+            institution |= before == 0
+                && matches!(
+                    self.slice(w.start, w.end),
+                    "San"
+                        | "Santa"
+                        | "Santo"
+                        | "São"
+                        | "Saint"
+                        | "Puerto"
+                        | "Porto"
+                        | "Ciudad"
+                        | "Villa"
+                        | "Monte"
+                        | "Rio"
+                        | "Río"
+                        | "Playa"
+                        | "Isla"
+                        | "Costa"
+                        | "Nueva"
+                        | "Nuevo"
+                        | "Bahía"
+                );
             if let Some(p) = prev {
                 let gap = self.slice(p.end, w.start).trim();
                 if !gap.is_empty() {
@@ -4467,8 +4491,8 @@ mod tests {
             &["Olusegun", "João Pereira", "Embraer"],
         );
         check(
-            "cita en el Hospital Clínic de Barcelona a las 9",
-            &["Hospital Clínic de Barcelona"],
+            "cita en el Hospital Clínic de Barcelona a las 9, luego a Santa Cruz de Tenerife",
+            &["Hospital Clínic de Barcelona", "Santa Cruz de Tenerife"],
         );
         check(
             "April is flying in from Cebu. May and I are going. May is going to be busy.",
