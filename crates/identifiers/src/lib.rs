@@ -2176,7 +2176,9 @@ impl<'a> Scanner<'a> {
             {
                 // "Of Mice and Men", "In the Mood for Love", "Call Me by Your Name".
                 self.try_conn(F_CONNECTOR, false)
-            } else if (flags & F_MID_DROP != 0 || w == "with") && self.title_mode() {
+            } else if (flags & F_MID_DROP != 0 || matches!(w, "with" | "over" | "under"))
+                && self.title_mode()
+            {
                 self.try_title_joiner(w)
             } else {
                 false
@@ -2786,7 +2788,12 @@ impl<'a> Scanner<'a> {
     /// "in", "to", "on", "at" after a title word; "a", "an" after such a preposition or "of".
     fn try_title_joiner(&mut self, w: &str) -> bool {
         let article = matches!(w, "a" | "an");
-        if !article && !matches!(w, "in" | "to" | "on" | "at" | "with") {
+        if !article
+            && !matches!(
+                w,
+                "in" | "to" | "on" | "at" | "with" | "over" | "for" | "from" | "under"
+            )
+        {
             return false;
         }
         if self.poss.is_some() || self.overflow || self.run.len() >= MAX_RUN_ELEMENTS {
