@@ -9,9 +9,9 @@
 // extractor compiled for speed (+11.8 KB: opt-level 2 for its own crate, 1 MiB of chat in about
 // 15–23 ms instead of 33 in wasm), the bit filter of common English words that finds names typed
 // in lowercase (+10.7 KB) and that session's other rules, words and names (+12.3 KB), the sixth
-// session's rules (+4.4 KB: titles opening sentences, lowercase names after relations and before
-// verbs, roles, possessives, particles; their word lists are lexicon flags, which won back
-// 1.0 KB of match arms), and keeps regex-lite (the design card's
+// session's rules (+5.3 KB: titles opening sentences, lowercase names after relations and before
+// verbs, roles, possessives, particles, git remotes, registry and document ids; their word lists
+// are lexicon flags, which won back 1.0 KB of match arms), and keeps regex-lite (the design card's
 // crate: 17.5 KB) for the token shapes (README, Measured). The ceiling grows by each feature's
 // measured cost, written here; the other way out, the embedded store (about 31 KB) in a module
 // of its own, is still open (the notes of issues 10 to 13).
@@ -27,13 +27,13 @@ import { gzipSync, constants as zc } from 'node:zlib';
 import { parse as parseToml } from 'smol-toml';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CEILING_BYTES = 315_000;
+const CEILING_BYTES = 316_000;
 
-test('the .wasm and the glue together stay within the budget, at most 315,000 bytes gzip', () => {
+test('the .wasm and the glue together stay within the budget, at most 316,000 bytes gzip', () => {
   const cfg = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
   const { out_dir: outDir, out_name: outName } = cfg.build;
   const budget = cfg.size.gzip_budget_bytes;
-  assert.ok(budget <= CEILING_BYTES, `wasm-pack.toml budget ${budget} is above the 315,000-byte ceiling`);
+  assert.ok(budget <= CEILING_BYTES, `wasm-pack.toml budget ${budget} is above the 316,000-byte ceiling`);
 
   const gz = (file) =>
     gzipSync(readFileSync(join(root, outDir, file)), { level: zc.Z_BEST_COMPRESSION }).length;
