@@ -90,7 +90,7 @@ demo:
 # package first (incremental, ~25 s): a pkg/ left from an older commit would be measured
 # instead of the working tree. See scripts/bench/run.mjs for the parts;
 # `node scripts/bench/run.mjs --only size,memory` runs some (on the pkg/ there is).
-bench: pkg
+bench: setup pkg
 	node scripts/bench/run.mjs
 
 clean:

@@ -29,7 +29,7 @@ function fill(unit, size) {
 }
 
 /** Chat lines, one a line, in a fixed shuffled order, up to `size` bytes. */
-function chat(size) {
+export function chat(size) {
   const parts = [];
   let bytes = 0;
   for (let k = 0; bytes < size; k++) {

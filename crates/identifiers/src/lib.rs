@@ -320,6 +320,9 @@ struct Scanner<'a> {
     casual: Option<bool>,
     /// The end of the last name found typed in lowercase: "and" after it may join another.
     lowercase_name_end: usize,
+    /// The last line asked whether its case says nothing (`case_blind`): its span and the
+    /// answer.
+    case_blind_line: (usize, usize, bool),
 }
 
 impl<'a> Scanner<'a> {
@@ -347,6 +350,7 @@ impl<'a> Scanner<'a> {
             caseless_spans: Vec::new(),
             casual: None,
             lowercase_name_end: 0,
+            case_blind_line: (0, 0, false),
         }
     }
 
@@ -620,6 +624,28 @@ impl<'a> Scanner<'a> {
             .iter()
             .position(|&c| c == b'\n')
             .map_or(self.bytes.len(), |k| i + k)
+    }
+
+    /// Whether the line holding byte `i` is written so that its capitals say nothing of names:
+    /// shouted ("PLEASE REMIND ME TO CALL THE DENTIST") or with every word capitalised,
+    /// function words too ("Which Is Better For A Beginner, Running Or Swimming?"). There an
+    /// English word is an ordinary word. Answered once a line; most lines are ruled out by
+    /// their first words.
+    fn case_blind(&mut self, i: usize) -> bool {
+        let (start, end, blind) = self.case_blind_line;
+        if (start..end).contains(&i) {
+            return blind;
+        }
+        // Lines are asked in order: the line start is after the last line asked.
+        let from = if end <= i { end } else { 0 };
+        let start = self.bytes[from..i]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(from, |k| from + k + 1);
+        let end = self.line_end(i);
+        let blind = is_case_blind(self.slice(start, end));
+        self.case_blind_line = (start, end.max(i + 1), blind);
+        blind
     }
 
     /// Whether the line at byte `i` is a markdown heading of one word ("## Thoughts").
@@ -1566,9 +1592,11 @@ impl<'a> Scanner<'a> {
                 self.extend_last_word(base_end, end);
             } else if self.run_is_shop() || self.listed_shop(end) {
                 // "Ben & Jerry's Half Baked", "Sainsbury's delivery slot": the shop's name
-                // ends at its 's.
+                // ends at its 's, unless "of" and a name go on with it ("Lloyd's of London").
                 self.extend_last_word(base_end, end);
-                self.flush();
+                if !self.of_name_follows(token_end) {
+                    self.flush();
+                }
             } else if matches!(self.run.last(), Some(El::Word(last)) if last.end == base_end) {
                 self.poss = Some((base_end, end));
             } else {
@@ -2159,6 +2187,13 @@ impl<'a> Scanner<'a> {
                 });
                 self.sentence_start = false;
                 true
+            } else if w == "of" && self.cap_word_follows(end) && self.poss.is_some() {
+                // "Lloyd's of London", "Ripley's of Hollywood": a possessive before "of" and a
+                // capitalised word is inside one name.
+                if let Some((base_end, poss_end)) = self.poss.take() {
+                    self.extend_last_word(base_end, poss_end);
+                }
+                self.try_conn(flags, true)
             } else if flags & F_CONNECTOR != 0 {
                 self.try_conn(flags, w == "of")
             } else if w == "and" && self.the_title_follows(end) {
@@ -2221,7 +2256,12 @@ impl<'a> Scanner<'a> {
                 // "ERROR Failed to load config": a log line's message opens after its level.
                 self.filler();
                 self.sentence_start = true;
-            } else if common || flags & (F_ACRONYM_STOP | F_TIME | F_HONORIFIC) != 0 {
+            } else if common
+                || flags & (F_ACRONYM_STOP | F_TIME | F_HONORIFIC) != 0
+                || (self.case_blind(b)
+                    && flags & (F_NAME | F_GIVEN) == 0
+                    && (flags != 0 || is_english_ascii(w)))
+            {
                 self.filler();
             } else {
                 self.word(b, end, Kind::Caps, 0);
@@ -2312,6 +2352,13 @@ impl<'a> Scanner<'a> {
     /// A capitalised word ("Berlin", "Dr", "Monday", "St").
     /// `flags`: the word's lexicon flags, `lookup(w)`.
     fn cap_word(&mut self, w: &'a str, b: usize, mut flags: u32) -> bool {
+        if self.case_blind(b)
+            && flags & (F_NAME | F_GIVEN | F_HONORIFIC) == 0
+            && (flags != 0 || is_english_ascii(w))
+        {
+            self.filler();
+            return false;
+        }
         if flags & (F_STARTER | F_TIME) == 0 && is_verb_form(w) {
             flags |= F_STARTER;
         }
@@ -2563,7 +2610,8 @@ impl<'a> Scanner<'a> {
         if let Some((base_end, poss_end)) = self.poss.take() {
             // "Joe's Pizza", "Carlo's Bakery", "The Hitchhiker's Guide": a possessive before
             // a capitalised common noun (or inside a title) belongs to the name.
-            let joins = kind == Kind::Cap && (flags & F_COMMON != 0 || self.title_mode());
+            let joins = kind == Kind::Cap
+                && (flags & F_COMMON != 0 || self.title_mode() || self.saint_owns());
             if joins {
                 self.extend_last_word(base_end, poss_end);
             } else {
@@ -2635,6 +2683,13 @@ impl<'a> Scanner<'a> {
         }
         self.sentence_start = false;
         true
+    }
+
+    /// The run is a saint's name ("St Mary's", "St. Brigid's"): what the saint owns is named
+    /// after them ("St Mary's Hospital", "St Brigid's Primary"), as a person's things are not.
+    fn saint_owns(&self) -> bool {
+        matches!(self.run.first(), Some(El::Word(w))
+            if matches!(self.slice(w.start, w.end), "St" | "St." | "Saint" | "Sankt" | "San"))
     }
 
     /// The run is a title opened by a capitalised "The" inside a sentence ("reading The
@@ -2894,6 +2949,11 @@ impl<'a> Scanner<'a> {
             .find(|c: char| !c.is_ascii_alphabetic())
             .unwrap_or(rest.len());
         is_ordinary_cap(&rest[..len])
+    }
+
+    /// Whether " of " and a capitalised word follow byte `p`.
+    fn of_name_follows(&self, p: usize) -> bool {
+        self.bytes.get(p..p + 3) == Some(b" of") && self.cap_word_follows(p + 3)
     }
 
     fn cap_word_follows(&self, p: usize) -> bool {
@@ -3642,6 +3702,56 @@ impl<'a> Scanner<'a> {
 
 /// A leading ordinal or number joins the name after it: "5th Avenue" (any name),
 /// "42 Elm Street" (a plain number only before a street name).
+/// Whether a line is shouted (no lowercase letter, a dozen capitals or more) or has every
+/// word capitalised, two function words or more among them (five words or more).
+fn is_case_blind(line: &str) -> bool {
+    let (mut letters, mut shouted) = (0, true);
+    let (mut words, mut function_words, mut title_cased) = (0, 0, true);
+    let is_part = |c: char| c.is_alphanumeric() || c == '\'' || c == '’';
+    for w in line.split(|c: char| !is_part(c)) {
+        let Some(first) = w.chars().next().filter(|c| c.is_alphabetic()) else {
+            continue;
+        };
+        if shouted {
+            // Letters of scripts without case ("LINEで中村さんから…") shout nothing.
+            letters += w.chars().filter(|c| c.is_uppercase()).count();
+            shouted = !w.chars().any(char::is_lowercase);
+        }
+        if title_cased {
+            words += 1;
+            title_cased = first.is_uppercase();
+            function_words += usize::from(
+                words > 1
+                    && matches!(
+                        w,
+                        "A" | "An"
+                            | "The"
+                            | "Is"
+                            | "Are"
+                            | "To"
+                            | "For"
+                            | "Or"
+                            | "And"
+                            | "Of"
+                            | "In"
+                            | "On"
+                            | "My"
+                            | "Me"
+                            | "You"
+                            | "Your"
+                            | "With"
+                            | "Do"
+                            | "It"
+                    ),
+            );
+        }
+        if !shouted && !title_cased {
+            return false;
+        }
+    }
+    (shouted && letters >= 12) || (title_cased && words >= 5 && function_words >= 2)
+}
+
 fn leading_number_fits(rest: &[El], street: bool) -> bool {
     match rest.first() {
         Some(El::Word(w)) if !w.is_dropped_prefix() => {
@@ -4367,6 +4477,25 @@ mod tests {
         assert_eq!(lookup("São"), F_NAME_PREFIX);
         assert_eq!(lookup_phrase("São Paulo"), F_NAME);
         assert_eq!(lookup("Lisbon"), F_NAME);
+    }
+
+    #[test]
+    fn identifiers_case_blind_lines_and_names_that_own() {
+        check("PLEASE REMIND ME TO CALL THE DENTIST ON MONDAY", &[]);
+        check("CALL JOHN AT IBM ABOUT THE NDA", &["JOHN", "IBM"]);
+        check("Which Is Better For A Beginner, Running Or Swimming?", &[]);
+        check("Can You Remind Me To Call Sarah On Monday", &["Sarah"]);
+        check("LINEで中村さんから写真が届いた", &["LINE", "中村"]);
+        check("We met at Lloyd's of London", &["Lloyd's of London"]);
+        check(
+            "Maria's of the opinion that Bob is right",
+            &["Maria", "Bob"],
+        );
+        check(
+            "the kids' school is St Brigid's Primary",
+            &["St Brigid's Primary"],
+        );
+        check("Maria's Primary school", &["Maria", "Primary"]);
     }
 
     #[test]
