@@ -320,9 +320,10 @@ struct Scanner<'a> {
     casual: Option<bool>,
     /// The end of the last name found typed in lowercase: "and" after it may join another.
     lowercase_name_end: usize,
-    /// The last line asked whether its case says nothing (`case_blind`): its span and the
-    /// answer.
-    case_blind_line: (usize, usize, bool),
+    /// Where the line being read starts.
+    line_begin: usize,
+    /// Whether the line's case says nothing (`case_blind`), once asked.
+    case_blind_line: Option<bool>,
 }
 
 impl<'a> Scanner<'a> {
@@ -350,7 +351,8 @@ impl<'a> Scanner<'a> {
             caseless_spans: Vec::new(),
             casual: None,
             lowercase_name_end: 0,
-            case_blind_line: (0, 0, false),
+            line_begin: 0,
+            case_blind_line: None,
         }
     }
 
@@ -432,6 +434,8 @@ impl<'a> Scanner<'a> {
             if is_space(c) {
                 if c == '\n' || c == '\u{2029}' {
                     self.brk_end();
+                    self.line_begin = i + len;
+                    self.case_blind_line = None;
                 }
                 i += len;
                 ci += 1;
@@ -629,22 +633,33 @@ impl<'a> Scanner<'a> {
     /// Whether the line holding byte `i` is written so that its capitals say nothing of names:
     /// shouted ("PLEASE REMIND ME TO CALL THE DENTIST") or with every word capitalised,
     /// function words too ("Which Is Better For A Beginner, Running Or Swimming?"). There an
-    /// English word is an ordinary word. Answered once a line; most lines are ruled out by
-    /// their first words.
-    fn case_blind(&mut self, i: usize) -> bool {
-        let (start, end, blind) = self.case_blind_line;
-        if (start..end).contains(&i) {
-            return blind;
+    /// English word is an ordinary word. Asked of a word ending at `end`; answered once a line
+    /// (`scan` forgets the answer at each line break), and only once two capitalised words
+    /// meet: most lines never ask.
+    #[inline]
+    fn case_blind(&mut self, end: usize) -> bool {
+        match self.case_blind_line {
+            Some(blind) => blind,
+            None => self.cap_word_follows(end) && self.read_line_case(end),
         }
-        // Lines are asked in order: the line start is after the last line asked.
-        let from = if end <= i { end } else { 0 };
+    }
+
+    #[inline(never)]
+    fn read_line_case(&mut self, i: usize) -> bool {
+        let from = self.line_begin.min(i);
+        // A line break the scan stepped over (inside a quote) starts the line later.
         let start = self.bytes[from..i]
             .iter()
             .rposition(|&c| c == b'\n')
             .map_or(from, |k| from + k + 1);
-        let end = self.line_end(i);
-        let blind = is_case_blind(self.slice(start, end));
-        self.case_blind_line = (start, end.max(i + 1), blind);
+        // A line's first few hundred bytes tell how it is written; a longer line (a paste)
+        // is not read twice.
+        let mut probe = self.bytes.len().min(start + 400);
+        while !self.text.is_char_boundary(probe) {
+            probe -= 1;
+        }
+        let blind = is_case_blind(self.slice(start, probe));
+        self.case_blind_line = Some(blind);
         blind
     }
 
@@ -2276,7 +2291,7 @@ impl<'a> Scanner<'a> {
                 self.sentence_start = true;
             } else if common
                 || flags & (F_ACRONYM_STOP | F_TIME | F_HONORIFIC) != 0
-                || (self.case_blind(b)
+                || (self.case_blind(end)
                     && flags & (F_NAME | F_GIVEN) == 0
                     && (flags != 0 || is_english_ascii(w)))
             {
@@ -2370,8 +2385,8 @@ impl<'a> Scanner<'a> {
     /// A capitalised word ("Berlin", "Dr", "Monday", "St").
     /// `flags`: the word's lexicon flags, `lookup(w)`.
     fn cap_word(&mut self, w: &'a str, b: usize, mut flags: u32) -> bool {
-        if self.case_blind(b)
-            && flags & (F_NAME | F_GIVEN | F_HONORIFIC) == 0
+        if flags & (F_NAME | F_GIVEN | F_HONORIFIC) == 0
+            && self.case_blind(b + w.len())
             && (flags != 0 || is_english_ascii(w))
         {
             self.filler();
@@ -3289,16 +3304,18 @@ impl<'a> Scanner<'a> {
             // German nouns end so too ("Hausverwaltung", "Kostenstelle", "Aktenzeichen"; not
             // "Samsung").
             let word = self.slice(w.start, w.end);
-            let noun_ending = [
-                "tion", "sion", "ency", "ung", "heit", "keit", "schaft", "stelle", "zeichen",
-                "nummer",
-            ]
-            .iter()
-            .any(|e| word.ends_with(e));
+            let noun_ending = || {
+                [
+                    "tion", "sion", "ency", "ung", "heit", "keit", "schaft", "stelle", "zeichen",
+                    "nummer",
+                ]
+                .iter()
+                .any(|e| word.ends_with(e))
+            };
             if w.kind == Kind::Cap
-                && !w.has(F_NAME)
                 && word.len() > 6
-                && noun_ending
+                && !w.has(F_NAME)
+                && noun_ending()
                 && (!word.ends_with("sung") || word.ends_with("ssung"))
             {
                 return None;
@@ -3482,9 +3499,11 @@ impl<'a> Scanner<'a> {
         let Some(El::Word(last)) = self.run.last() else {
             return false;
         };
-        let (_, next) = self.next_word(last.end);
-        matches!(next, "team" | "teams" | "department" | "dept" | "squad")
-            && self.bytes.get(last.end) == Some(&b' ')
+        // Most runs are followed by none of these: the bytes are compared first.
+        let next = self.bytes.get(last.end..).unwrap_or_default();
+        [&b" team"[..], b" department", b" dept", b" squad"]
+            .iter()
+            .any(|t| next.starts_with(t) && !next.get(t.len()).is_some_and(u8::is_ascii_lowercase))
             && self.run.iter().all(|e| {
                 matches!(e, El::Word(w) if w.kind == Kind::Cap
                     && (w.has(F_COMMON | F_ROLE) || is_english_cap(self.slice(w.start, w.end))))
@@ -3740,53 +3759,64 @@ impl<'a> Scanner<'a> {
 /// A leading ordinal or number joins the name after it: "5th Avenue" (any name),
 /// "42 Elm Street" (a plain number only before a street name).
 /// Whether a line is shouted (no lowercase letter, a dozen capitals or more) or has every
-/// word capitalised, two function words or more among them (five words or more).
-fn is_case_blind(line: &str) -> bool {
-    let (mut letters, mut shouted) = (0, true);
+/// word capitalised, two function words or more among them (five words or more). Reads up to
+/// the line's end, and stops as soon as the line is neither.
+fn is_case_blind(text: &str) -> bool {
+    let (mut capitals, mut shouted) = (0, true);
     let (mut words, mut function_words, mut title_cased) = (0, 0, true);
-    let is_part = |c: char| c.is_alphanumeric() || c == '\'' || c == '’';
-    for w in line.split(|c: char| !is_part(c)) {
-        let Some(first) = w.chars().next().filter(|c| c.is_alphabetic()) else {
-            continue;
-        };
-        if shouted {
-            // Letters of scripts without case ("LINEで中村さんから…") shout nothing.
-            letters += w.chars().filter(|c| c.is_uppercase()).count();
-            shouted = !w.chars().any(char::is_lowercase);
+    let mut word_start = None;
+    for (i, c) in text.char_indices() {
+        if c == '\n' {
+            break;
         }
-        if title_cased {
-            words += 1;
-            title_cased = first.is_uppercase();
-            function_words += usize::from(
-                words > 1
-                    && matches!(
-                        w,
-                        "A" | "An"
-                            | "The"
-                            | "Is"
-                            | "Are"
-                            | "To"
-                            | "For"
-                            | "Or"
-                            | "And"
-                            | "Of"
-                            | "In"
-                            | "On"
-                            | "My"
-                            | "Me"
-                            | "You"
-                            | "Your"
-                            | "With"
-                            | "Do"
-                            | "It"
-                    ),
-            );
+        let part = c.is_alphanumeric() || c == '\'' || c == '’';
+        match (part, word_start) {
+            (true, None) => {
+                word_start = Some(i);
+                if c.is_alphabetic() {
+                    words += 1;
+                    title_cased &= c.is_uppercase();
+                }
+            }
+            (false, Some(s)) => {
+                word_start = None;
+                function_words += usize::from(
+                    words > 1
+                        && matches!(
+                            &text[s..i],
+                            "A" | "An"
+                                | "The"
+                                | "Is"
+                                | "Are"
+                                | "To"
+                                | "For"
+                                | "Or"
+                                | "And"
+                                | "Of"
+                                | "In"
+                                | "On"
+                                | "My"
+                                | "Me"
+                                | "You"
+                                | "Your"
+                                | "With"
+                                | "Do"
+                                | "It"
+                        ),
+                );
+            }
+            _ => {}
+        }
+        if part {
+            // Letters of scripts without case ("LINEで中村さんから…") shout nothing.
+            shouted &= !c.is_lowercase();
+            capitals += usize::from(c.is_uppercase());
         }
         if !shouted && !title_cased {
             return false;
         }
     }
-    (shouted && letters >= 12) || (title_cased && words >= 5 && function_words >= 2)
+    (shouted && capitals >= 12) || (title_cased && words >= 5 && function_words >= 2)
 }
 
 fn leading_number_fits(rest: &[El], street: bool) -> bool {
