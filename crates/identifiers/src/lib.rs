@@ -3243,7 +3243,18 @@ impl<'a> Scanner<'a> {
             if let Some(p) = prev {
                 let gap = self.slice(p.end, w.start).trim();
                 if !gap.is_empty() {
-                    if !gap.split(' ').all(is_name_particle) {
+                    // "Lucía al Museo del Prado", "Frau Schneider im Café Einstein": a
+                    // preposition after a person says where they go or are ("Frankfurt am
+                    // Main" is one place: no person before it).
+                    let preposition = matches!(gap, "al" | "im" | "am" | "auf" | "zum" | "zur");
+                    let person = || {
+                        let title = self.title_before(s);
+                        p.has(F_GIVEN) || lookup(title) & F_HONORIFIC != 0
+                    };
+                    if preposition && before == 1 && p.start == s && person() {
+                        return Some((p.end, w.start));
+                    }
+                    if !preposition && !gap.split(' ').all(is_name_particle) {
                         return None;
                     }
                     let word = self.slice(p.start, p.end);
