@@ -2673,7 +2673,9 @@ impl<'a> Scanner<'a> {
             sent_init: self.sentence_start && !the_after_opener,
             flags,
         };
-        if self.run.is_empty() && w.sent_init && kind == Kind::Cap {
+        // "A Man Called Ove": the article is a title's first word too.
+        let article = kind == Kind::Initial && self.bytes[start] == b'A' && end == start + 1;
+        if self.run.is_empty() && w.sent_init && (kind == Kind::Cap || article) {
             self.title_opening = self.title_case_opening(start, end, flags);
             self.title_run |= self.title_opening.is_some();
         }
@@ -3550,6 +3552,11 @@ impl<'a> Scanner<'a> {
         let of = |e: &El| matches!(e, El::Conn { of: true, .. });
         match self.slice(w.start, w.end) {
             "A" => matches!(rest.first(), Some(El::Word(_))) && rest.iter().any(of),
+            // "books like Where the Crawdads Sing": a question's word capitalised inside a
+            // sentence, before "the", opens a title.
+            "Where" | "When" | "What" | "Who" | "How" | "Why" => {
+                !w.sent_init && matches!(rest.first(), Some(El::Conn { .. }))
+            }
             // "The Seven Husbands of Evelyn Hugo": or four words and "of".
             "The" => {
                 rest.windows(2)
