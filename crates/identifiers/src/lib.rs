@@ -1165,6 +1165,15 @@ impl<'a> Scanner<'a> {
                     | "invite"
                     | "call"
                     | "drop"
+                    // "watched oppenheimer", "playing silksong": what one watches, reads or
+                    // plays is a work.
+                    | "watched"
+                    | "watching"
+                    | "rewatching"
+                    | "finished"
+                    | "reading"
+                    | "playing"
+                    | "binged"
             )
             // "my flatmate wojtek", "our dog biscuit": a person (or a pet) by their relation
             // to someone ("dentist appt", "the dog walker" are no such slot).
@@ -4589,6 +4598,20 @@ mod tests {
         check("Mirela is joining the Data Platform team", &["Mirela"]);
         check("Diary of a Wimpy Kid", &["Diary of a Wimpy Kid"]);
         check("3. AOB and the FY forecast", &[]);
+        check(
+            "hamid and i finally watched oppenheimer. 3 hours!!",
+            &["hamid", "oppenheimer"],
+        );
+        check(
+            "Frau Schneider im Café Einstein",
+            &["Schneider", "Café Einstein"],
+        );
+        check("we drove to Frankfurt am Main", &["Frankfurt am Main"]);
+        check("A Man Called Ove made me cry", &["A Man Called Ove"]);
+        check(
+            "books like Where the Crawdads Sing",
+            &["Where the Crawdads Sing"],
+        );
     }
 
     #[test]
