@@ -2818,6 +2818,17 @@ impl<'a> Scanner<'a> {
         if !is_ordinary_cap(second) || second == "I" {
             return None;
         }
+        if first == "A" {
+            // "A Man Called Ove", "A Farewell to Arms": a title goes on in title case; "A Joana
+            // Santos do Itaú" is Portuguese "the" before a name (the English filter takes one
+            // name in 25 for a word).
+            let third = word_at(second_start + second.len() + 1);
+            if !is_ordinary_cap(third)
+                && !matches!(third, "to" | "of" | "in" | "for" | "and" | "the")
+            {
+                return None;
+            }
+        }
         if first == "The" && lookup(second) & F_COMMON != 0 {
             // "The Bank of America rep", "The University of Michigan": an institution's
             // noun after "The" opens its name, which "The" is no part of (`opens_title`
