@@ -2231,10 +2231,13 @@ impl<'a> Scanner<'a> {
                 }
                 self.try_conn(flags, true)
             } else if matches!(w, "a" | "an")
-                && matches!(self.run.last(), Some(El::Conn { of: true, .. }))
                 && self.cap_word_follows(end)
+                && (matches!(self.run.last(), Some(El::Conn { of: true, .. }))
+                    || (matches!(self.run.last(), Some(El::Word(_)))
+                        && self.run_opens_with_preposition()))
             {
-                // "Portrait of a Lady on Fire", "Diary of a Wimpy Kid".
+                // "Portrait of a Lady on Fire", "Diary of a Wimpy Kid", "To Kill a
+                // Mockingbird".
                 self.try_conn(F_CONNECTOR, false)
             } else if flags & F_CONNECTOR != 0 {
                 self.try_conn(flags, w == "of")
@@ -2247,7 +2250,7 @@ impl<'a> Scanner<'a> {
                 // "Pride and Prejudice", "Crime and Punishment": two capitalised nouns joined
                 // inside a sentence name one work ("Anna and Ben" stay two).
                 self.try_conn(F_CONNECTOR, false)
-            } else if self.title_opening.is_some()
+            } else if (self.title_opening.is_some() || self.run_opens_with_preposition())
                 && matches!(w, "and" | "for" | "by" | "from")
                 && self.ordinary_cap_follows(end)
             {
@@ -2412,6 +2415,11 @@ impl<'a> Scanner<'a> {
                 && !self.possessive_at(b + w.len())
                 && self.month_names_person(b, b + w.len())
             {
+                self.flush();
+                self.word(b, b + w.len(), Kind::Cap, flags & !F_TIME);
+            } else if self.place_noun_follows(b + w.len()) {
+                // "Mayo Clinic", "Easter Island", "Christmas Market": a day's or month's word
+                // before a place's noun names the place.
                 self.flush();
                 self.word(b, b + w.len(), Kind::Cap, flags & !F_TIME);
             } else if is_name_like_month(w)
@@ -3006,6 +3014,24 @@ impl<'a> Scanner<'a> {
         is_ordinary_cap(&rest[..len])
     }
 
+    /// Whether the run opens with a preposition capitalised inside a sentence ("Of Mice").
+    fn run_opens_with_preposition(&self) -> bool {
+        matches!(self.run.first(), Some(El::Word(w)) if !w.sent_init
+            && matches!(self.slice(w.start, w.end), "Of" | "In" | "On" | "To" | "For" | "With" | "At"))
+    }
+
+    /// Whether a capitalised place's noun ("Clinic", "Island", "Street") follows byte `p`.
+    fn place_noun_follows(&self, p: usize) -> bool {
+        if !self.cap_word_follows(p) {
+            return false;
+        }
+        let next = self.slice(p + 1, self.bytes.len());
+        let len = next
+            .find(|c: char| !c.is_alphabetic())
+            .unwrap_or(next.len());
+        lookup(&next[..len]) & F_PLACE_NOUN != 0
+    }
+
     /// Whether " of " and a capitalised word follow byte `p`.
     fn of_name_follows(&self, p: usize) -> bool {
         self.bytes.get(p..p + 3) == Some(b" of") && self.cap_word_follows(p + 3)
@@ -3576,6 +3602,11 @@ impl<'a> Scanner<'a> {
             // sentence, before "the", opens a title.
             "Where" | "When" | "What" | "Who" | "How" | "Why" => {
                 !w.sent_init && matches!(rest.first(), Some(El::Conn { .. }))
+            }
+            // "reading Of Mice and Men", "then In Cold Blood": a preposition capitalised inside
+            // a sentence opens a title.
+            "Of" | "In" | "On" | "To" | "For" | "With" | "At" => {
+                !w.sent_init && matches!(rest.first(), Some(El::Word(_)))
             }
             // "The Seven Husbands of Evelyn Hugo": or four words and "of".
             "The" => {
