@@ -2223,7 +2223,7 @@ impl<'a> Scanner<'a> {
                 });
                 self.sentence_start = false;
                 true
-            } else if w == "of" && self.cap_word_follows(end) && self.poss.is_some() {
+            } else if w == "of" && self.poss.is_some() && self.cap_word_follows(end) {
                 // "Lloyd's of London", "Ripley's of Hollywood": a possessive before "of" and a
                 // capitalised word is inside one name.
                 if let Some((base_end, poss_end)) = self.poss.take() {
@@ -2231,10 +2231,10 @@ impl<'a> Scanner<'a> {
                 }
                 self.try_conn(flags, true)
             } else if matches!(w, "a" | "an")
-                && self.cap_word_follows(end)
                 && (matches!(self.run.last(), Some(El::Conn { of: true, .. }))
                     || (matches!(self.run.last(), Some(El::Word(_)))
                         && self.run_opens_with_preposition()))
+                && self.cap_word_follows(end)
             {
                 // "Portrait of a Lady on Fire", "Diary of a Wimpy Kid", "To Kill a
                 // Mockingbird".
