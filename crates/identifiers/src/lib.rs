@@ -2119,7 +2119,10 @@ impl<'a> Scanner<'a> {
     fn alnum(&mut self, w: &'a str, b: usize, shape: &Shape) -> bool {
         let end = b + w.len();
         if shape.letters == 0 {
-            self.number(b, end, w);
+            // Not a group of a number already taken ("2290" of "3318 2290").
+            if b >= self.taken_end {
+                self.number(b, end, w);
+            }
             return false;
         }
         if shape.numeric > 0 {
@@ -3091,6 +3094,21 @@ impl<'a> Scanner<'a> {
         }
         let cue = cue || self.cue_active();
         self.flush();
+        if ascii && cue && (3..=4).contains(&w.len()) {
+            // "account no. 3318 2290", "acct 7193 0248": after its cue, an account number in
+            // groups.
+            let mut group_end = end;
+            while let Some(next) = self.digit_group_after(group_end) {
+                group_end = next;
+            }
+            if group_end > end {
+                self.push_span(start, group_end);
+                self.taken_end = group_end;
+                self.sentence_start = false;
+                self.cue_word = None;
+                return;
+            }
+        }
         // "order 48213", "Invoice 2041": a number after an id word names a record.
         // Amounts are not written with a leading zero, nor with ten digits or more.
         let id_like = w.len() >= 10 || (w.len() >= 6 && w.starts_with('0'));
@@ -3108,6 +3126,14 @@ impl<'a> Scanner<'a> {
     }
 
     /// Whether the last word was an id word such as "order", "invoice" or "account".
+    /// The end of a group of three or four digits after a space at `p`, if one is there.
+    fn digit_group_after(&self, p: usize) -> Option<usize> {
+        let rest = self.bytes.get(p..)?.strip_prefix(b" ")?;
+        let len = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+        let ends = !rest.get(len).is_some_and(u8::is_ascii_alphanumeric);
+        ((3..=4).contains(&len) && ends).then_some(p + 1 + len)
+    }
+
     fn cue_active(&self) -> bool {
         self.cue_word
             .and_then(|(s, e)| self.text.get(s..e))
