@@ -2663,8 +2663,15 @@ impl<'a> Scanner<'a> {
         if let Some((base_end, poss_end)) = self.poss.take() {
             // "Joe's Pizza", "Carlo's Bakery", "The Hitchhiker's Guide": a possessive before
             // a capitalised common noun (or inside a title) belongs to the name.
+            // "McKinley's Hardware", "Fiddler's Elbow": an English word capitalised after
+            // an owner of one word who is not someone's given name ("Maria's Birthday",
+            // "Joy Division's Unknown Pleasures" stay two).
+            let shop = || {
+                matches!(self.run.as_slice(), [El::Word(owner)] if !owner.has(F_GIVEN))
+                    && is_english_cap(self.slice(start, end))
+            };
             let joins = kind == Kind::Cap
-                && (flags & F_COMMON != 0 || self.title_mode() || self.saint_owns());
+                && (flags & F_COMMON != 0 || self.title_mode() || self.saint_owns() || shop());
             if joins {
                 self.extend_last_word(base_end, poss_end);
             } else {
@@ -2949,8 +2956,10 @@ impl<'a> Scanner<'a> {
         let next = after.strip_prefix(' ').unwrap_or("");
         // "Vector Institute and the University of Toronto": two institutions, not a title.
         let institution = |w: &str| lookup(w) & (F_COMMON | F_GIVEN) == F_COMMON;
+        // "Klara and the Sun, both so good": or the clause ends after the one word.
+        let clause_ends = after.is_empty() || after.starts_with([',', '.', '!', '?', '\n']);
         !institution(&rest[..word_end])
-            && (next.starts_with(char::is_uppercase) || next.starts_with("of "))
+            && (next.starts_with(char::is_uppercase) || next.starts_with("of ") || clause_ends)
     }
 
     /// Whether the run is one capitalised word inside a sentence and, after the "and" ending
@@ -3430,7 +3439,7 @@ impl<'a> Scanner<'a> {
             hi -= 1;
         }
         let run = &run[..hi];
-        let mut lo = 0;
+        let mut lo = self.occasion_words();
         // A title opening its sentence, unless the run is all its line (a heading: "Action
         // Items") or a label.
         let title_opening = self.title_opening.filter(|_| {
@@ -3578,6 +3587,26 @@ impl<'a> Scanner<'a> {
 
     /// Whether the word `w` is all its line holds, a list's marker aside ("- Milk", "Eggs").
     /// Reads at most a few bytes either side: linear time whatever the line's length.
+    /// How many of the run's first words wish a happy occasion ("Happy New Year", "Merry
+    /// Christmas", "Happy Birthday Sarah": the wish and its English words): an occasion names
+    /// no record.
+    fn occasion_words(&self) -> usize {
+        let Some(El::Word(wish)) = self.run.first() else {
+            return 0;
+        };
+        if !matches!(self.slice(wish.start, wish.end), "Happy" | "Merry") {
+            return 0;
+        }
+        1 + self.run[1..]
+            .iter()
+            .take_while(|e| {
+                matches!(e, El::Word(w) if w.kind == Kind::Cap
+                    && (w.has(F_COMMON | F_STARTER | F_TIME)
+                        || is_english_cap(self.slice(w.start, w.end))))
+            })
+            .count()
+    }
+
     /// The run is English words before "team" or "department" ("the Data Platform team",
     /// "Customer Success department"): a department names no one.
     fn names_a_team(&self) -> bool {
@@ -3897,6 +3926,13 @@ fn is_case_blind(text: &str) -> bool {
                                 | "With"
                                 | "Do"
                                 | "It"
+                                | "At"
+                                | "By"
+                                | "From"
+                                | "How"
+                                | "What"
+                                | "Why"
+                                | "Any"
                         ),
                 );
             }
