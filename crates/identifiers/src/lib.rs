@@ -1133,7 +1133,9 @@ impl<'a> Scanner<'a> {
         }
         let cue = self.slice(cs, ce);
         // "zayn and noor": a name just found, then "and" or "or".
-        let listed = matches!(cue, "and" | "or") && self.lowercase_name_end + 1 == cs;
+        // "me and tomás": someone with the writer.
+        let listed = matches!(cue, "and" | "or")
+            && (self.lowercase_name_end + 1 == cs || self.word_before(cs) == "me");
         let slot = listed
             || matches!(
                 cue,
@@ -1167,6 +1169,7 @@ impl<'a> Scanner<'a> {
                     | "drop"
                     // "watched oppenheimer", "playing silksong": what one watches, reads or
                     // plays is a work.
+                    | "watch"
                     | "watched"
                     | "watching"
                     | "rewatching"
