@@ -3886,7 +3886,8 @@ impl<'a> Scanner<'a> {
 /// A leading ordinal or number joins the name after it: "5th Avenue" (any name),
 /// "42 Elm Street" (a plain number only before a street name).
 /// Whether a line is shouted (no lowercase letter, a dozen capitals or more) or has every
-/// word capitalised, two function words or more among them (five words or more). Reads up to
+/// word capitalised, two function words ("Is", "For", "The": the lexicon's) or more among
+/// them (five words or more). Reads up to
 /// the line's end, and stops as soon as the line is neither.
 fn is_case_blind(text: &str) -> bool {
     let (mut capitals, mut shouted) = (0, true);
@@ -3907,36 +3908,10 @@ fn is_case_blind(text: &str) -> bool {
             }
             (false, Some(s)) => {
                 word_start = None;
+                let flags = if words > 1 { lookup(&text[s..i]) } else { 0 };
                 function_words += usize::from(
-                    words > 1
-                        && matches!(
-                            &text[s..i],
-                            "A" | "An"
-                                | "The"
-                                | "Is"
-                                | "Are"
-                                | "To"
-                                | "For"
-                                | "Or"
-                                | "And"
-                                | "Of"
-                                | "In"
-                                | "On"
-                                | "My"
-                                | "Me"
-                                | "You"
-                                | "Your"
-                                | "With"
-                                | "Do"
-                                | "It"
-                                | "At"
-                                | "By"
-                                | "From"
-                                | "How"
-                                | "What"
-                                | "Why"
-                                | "Any"
-                        ),
+                    flags & (F_MID_DROP | F_CONNECTOR | F_STARTER) != 0
+                        && flags & (F_NAME | F_GIVEN) == 0,
                 );
             }
             _ => {}
