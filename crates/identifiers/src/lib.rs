@@ -2670,8 +2670,9 @@ impl<'a> Scanner<'a> {
             // an owner of one word who is not someone's given name ("Maria's Birthday",
             // "Joy Division's Unknown Pleasures" stay two).
             let shop = || {
-                matches!(self.run.as_slice(), [El::Word(owner)] if !owner.has(F_GIVEN))
-                    && is_english_cap(self.slice(start, end))
+                flags & (F_NAME | F_GIVEN) == 0
+                    && matches!(self.run.as_slice(), [El::Word(owner)] if !owner.has(F_GIVEN))
+                    && is_english_ascii(self.slice(start, end))
             };
             let joins = kind == Kind::Cap
                 && (flags & F_COMMON != 0 || self.title_mode() || self.saint_owns() || shop());
