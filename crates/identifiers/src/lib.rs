@@ -1236,6 +1236,10 @@ impl<'a> Scanner<'a> {
     /// Whether what follows byte `p` is a possessive ('s and a word) or a verb a person does
     /// ("said", "grew up", "keeps"): read in lowercase messages after an unknown word.
     fn says_or_owns_after(&self, p: usize) -> bool {
+        // A space, an apostrophe or a curly one's first byte: nothing else can follow.
+        if !matches!(self.bytes.get(p), Some(b' ' | b'\'' | 0xE2)) {
+            return false;
+        }
         let rest = self.slice(p, self.bytes.len());
         if ["'s ", "’s "].iter().any(|s| rest.starts_with(s)) {
             return true;
@@ -2454,7 +2458,9 @@ impl<'a> Scanner<'a> {
             [El::Word(w)] => w.is_dropped_prefix(),
             _ => false,
         };
-        if fresh && is_german_article(self.word_before(b)) {
+        // A letter right before the space: most sentences open after a stop.
+        let after_word = b >= 2 && self.bytes[b - 2].is_ascii_alphabetic();
+        if fresh && after_word && is_german_article(self.word_before(b)) {
             // "einen Termin", "die Überweisung": German capitalises its nouns; one after an
             // article is a noun unless a name follows it.
             self.sentence_start = true;
