@@ -1,8 +1,8 @@
 // Extraction in the wasm build: `extractIdentifiers` from the package (Node), on 1 KB, 100 KB and
 // 1 MiB of typical chat text and of adversarial text. The inputs are those of the native bench
 // (examples/bench_extract.rs: the same chat lines, units and sizes, each unit repeated until the
-// text reaches the size), so the native and wasm rows compare. Warm-up once, then the median of
-// several runs (the native bench reports the best of its runs).
+// text reaches the size), so the native and wasm rows compare. Warm-up once, then the best of
+// several runs (as the native bench reports), with the median beside it.
 
 import { readFileSync } from 'node:fs';
 
@@ -12,7 +12,7 @@ import { stats, ms, num } from './lib.mjs';
 const SIZES = [
   ['1 KB', 1_000, 201],
   ['100 KB', 100_000, 11],
-  ['1 MiB', 1 << 20, 5],
+  ['1 MiB', 1 << 20, 9],
 ];
 
 /** Messages as users write them (prose, markdown, code, logs, lowercase, emoji, other scripts):
@@ -96,20 +96,22 @@ export async function run() {
     for (const [kind, make] of Object.entries(ADVERSARIAL)) cell.adversarial[kind] = time(make(size), runs);
     data[label] = cell;
   }
+  // Best of runs, as the native rows: the host's slow spells move medians by up to 2x; the
+  // median is given beside it.
   const rows = [];
   for (const [label] of SIZES) {
     const c = data[label];
-    const [worstKind, worst] = Object.entries(c.adversarial).sort((a, b) => b[1].median - a[1].median)[0];
+    const [worstKind, worst] = Object.entries(c.adversarial).sort((a, b) => b[1].min - a[1].min)[0];
     rows.push({
-      what: `wasm (Node), ${label}: typical chat text / the slowest adversarial text (medians)`,
-      figure: `**${ms(c.typical.median)}** (${num(c.typical.found)} identifiers) / **${ms(worst.median)}** (${worstKind})`,
+      what: `wasm (Node), ${label}: typical chat text / the slowest adversarial text (best of runs; median)`,
+      figure: `**${ms(c.typical.min)}** (${ms(c.typical.median)}; ${num(c.typical.found)} identifiers) / **${ms(worst.min)}** (${ms(worst.median)}; ${worstKind})`,
     });
   }
   const big = data['1 MiB'].adversarial;
   rows.push({
-    what: 'wasm (Node), 1 MiB of each adversarial text (medians)',
+    what: 'wasm (Node), 1 MiB of each adversarial text (best of runs; median)',
     figure: Object.entries(big)
-      .map(([k, v]) => `${k} ${ms(v.median)}`)
+      .map(([k, v]) => `${k} ${ms(v.min)} (${ms(v.median)})`)
       .join(', '),
   });
   return { rows, data };
