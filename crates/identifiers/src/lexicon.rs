@@ -95,6 +95,7 @@ pub(super) fn flag_named(name: &str) -> u32 {
         "request" => F_REQUEST,
         "says" => F_SAYS,
         "place-noun" => F_PLACE_NOUN,
+        "counted" => F_COUNTED,
         // a unit test checks every line's flags are known
         _ => 0,
     }
@@ -138,6 +139,9 @@ pub(super) const F_REQUEST: u32 = 1 << 21;
 pub(super) const F_SAYS: u32 = 1 << 22;
 /// A place's noun that ends a name typed in lowercase ("… house", "… clinic", "… gym").
 pub(super) const F_PLACE_NOUN: u32 = 1 << 23;
+/// A word that a number after it counts ("Sprint 41", "Week 3", "Gate 12", "Flat 3"): the two
+/// name a slot in a series, not a record.
+pub(super) const F_COUNTED: u32 = 1 << 24;
 
 /// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
 /// The lexicon's hash: eight bytes a step (FNV takes one, and a lookup runs at most words of

@@ -3443,6 +3443,13 @@ impl<'a> Scanner<'a> {
         if roles || self.names_a_team() {
             return None;
         }
+        if let [El::Word(w), El::Num { .. }] = self.run.as_slice() {
+            // "Sprint 41", "Week 3", "Flat 3": a slot in a series ("Windows 11", "Pixel 8" are
+            // names).
+            if w.has(F_COUNTED) {
+                return None;
+            }
+        }
         let run = &self.run[..];
         let mut hi = run.len();
         while hi > 0 && matches!(run[hi - 1], El::Conn { .. } | El::Ord { .. }) {
