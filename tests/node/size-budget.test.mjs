@@ -27,13 +27,13 @@ import { gzipSync, constants as zc } from 'node:zlib';
 import { parse as parseToml } from 'smol-toml';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CEILING_BYTES = 319_100;
+const CEILING_BYTES = 319_200;
 
-test('the .wasm and the glue together stay within the budget, at most 319,100 bytes gzip', () => {
+test('the .wasm and the glue together stay within the budget, at most 319,200 bytes gzip', () => {
   const cfg = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
   const { out_dir: outDir, out_name: outName } = cfg.build;
   const budget = cfg.size.gzip_budget_bytes;
-  assert.ok(budget <= CEILING_BYTES, `wasm-pack.toml budget ${budget} is above the 319,100-byte ceiling`);
+  assert.ok(budget <= CEILING_BYTES, `wasm-pack.toml budget ${budget} is above the 319,200-byte ceiling`);
 
   const gz = (file) =>
     gzipSync(readFileSync(join(root, outDir, file)), { level: zc.Z_BEST_COMPRESSION }).length;

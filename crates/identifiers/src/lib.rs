@@ -447,8 +447,9 @@ impl<'a> Scanner<'a> {
                 ci += 1;
                 continue;
             }
-            if c == '#' && self.line_start(i) && self.one_word_heading(i) {
-                // "## Characters", "### Utilities": a heading of one word names a section.
+            if c == '#' && self.line_start(i) && self.plain_heading(i) {
+                // "## Characters", "## Weekly Review": a heading of ordinary words names a
+                // section.
                 self.brk_end();
                 let end = self.line_end(i);
                 ci += self.slice(i, end).chars().count();
@@ -669,9 +670,9 @@ impl<'a> Scanner<'a> {
         blind
     }
 
-    /// Whether the line at byte `i` is a markdown heading of one word ("## Thoughts").
-    /// Or of a few English words ("## Weekly Review", "### Open questions").
-    fn one_word_heading(&self, i: usize) -> bool {
+    /// Whether the line at byte `i` is a markdown heading of one word ("## Thoughts") or of at
+    /// most four English words ("## Weekly Review", "### Open questions").
+    fn plain_heading(&self, i: usize) -> bool {
         let line = self.slice(i, self.line_end(i)).trim_start_matches('#');
         let Some(words) = line.strip_prefix(' ').map(str::trim) else {
             return false;
@@ -3044,8 +3045,8 @@ impl<'a> Scanner<'a> {
 
     /// Whether the run opens with a preposition capitalised inside a sentence ("Of Mice").
     fn run_opens_with_preposition(&self) -> bool {
-        matches!(self.run.first(), Some(El::Word(w)) if !w.sent_init
-            && matches!(self.slice(w.start, w.end), "Of" | "In" | "On" | "To" | "For" | "With" | "At"))
+        matches!(self.run.first(), Some(El::Word(w))
+            if !w.sent_init && is_title_preposition(self.slice(w.start, w.end)))
     }
 
     /// Whether a capitalised place's noun ("Clinic", "Island", "Street") follows byte `p`.
@@ -3622,11 +3623,7 @@ impl<'a> Scanner<'a> {
         }
         1 + self.run[1..]
             .iter()
-            .take_while(|e| {
-                matches!(e, El::Word(w) if w.kind == Kind::Cap
-                    && (w.has(F_COMMON | F_STARTER | F_TIME)
-                        || is_english_cap(self.slice(w.start, w.end))))
-            })
+            .take_while(|e| self.is_english_cap_word(e, F_COMMON | F_STARTER | F_TIME))
             .count()
     }
 
@@ -3641,10 +3638,17 @@ impl<'a> Scanner<'a> {
         [&b" team"[..], b" department", b" dept", b" squad"]
             .iter()
             .any(|t| next.starts_with(t) && !next.get(t.len()).is_some_and(u8::is_ascii_lowercase))
-            && self.run.iter().all(|e| {
-                matches!(e, El::Word(w) if w.kind == Kind::Cap
-                    && (w.has(F_COMMON | F_ROLE) || is_english_cap(self.slice(w.start, w.end))))
-            })
+            && self
+                .run
+                .iter()
+                .all(|e| self.is_english_cap_word(e, F_COMMON | F_ROLE))
+    }
+
+    /// Whether a run's element is a capitalised English word: one with any of the lexicon's
+    /// flags `known`, or one the English filter holds.
+    fn is_english_cap_word(&self, e: &El, known: u32) -> bool {
+        matches!(e, El::Word(w) if w.kind == Kind::Cap
+            && (w.has(known) || is_english_cap(self.slice(w.start, w.end))))
     }
 
     fn alone_on_line(&self, w: &Word) -> bool {
@@ -3683,7 +3687,7 @@ impl<'a> Scanner<'a> {
             }
             // "reading Of Mice and Men", "then In Cold Blood": a preposition capitalised inside
             // a sentence opens a title.
-            "Of" | "In" | "On" | "To" | "For" | "With" | "At" => {
+            word if is_title_preposition(word) => {
                 !w.sent_init && matches!(rest.first(), Some(El::Word(_)))
             }
             // "The Seven Husbands of Evelyn Hugo": or four words and "of".
@@ -3905,6 +3909,11 @@ impl<'a> Scanner<'a> {
 
 /// A leading ordinal or number joins the name after it: "5th Avenue" (any name),
 /// "42 Elm Street" (a plain number only before a street name).
+/// A preposition that, capitalised inside a sentence, opens a title ("Of Mice and Men").
+fn is_title_preposition(w: &str) -> bool {
+    matches!(w, "Of" | "In" | "On" | "To" | "For" | "With" | "At")
+}
+
 fn leading_number_fits(rest: &[El], street: bool) -> bool {
     match rest.first() {
         Some(El::Word(w)) if !w.is_dropped_prefix() => {
@@ -3989,12 +3998,20 @@ mod tests {
     }
 
     #[test]
-    fn identifiers_case_blind_lines_and_names_that_own() {
+    fn identifiers_lines_whose_capitals_say_nothing() {
         check("PLEASE REMIND ME TO CALL THE DENTIST ON MONDAY", &[]);
         check("CALL JOHN AT IBM ABOUT THE NDA", &["JOHN", "IBM"]);
         check("Which Is Better For A Beginner, Running Or Swimming?", &[]);
         check("Can You Remind Me To Call Sarah On Monday", &["Sarah"]);
         check("LINEで中村さんから写真が届いた", &["LINE", "中村"]);
+        check(
+            "My Manager Wants The Report By Monday Morning, Any Tips?",
+            &[],
+        );
+    }
+
+    #[test]
+    fn identifiers_names_that_own() {
         check("We met at Lloyd's of London", &["Lloyd's of London"]);
         check(
             "Maria's of the opinion that Bob is right",
@@ -4006,27 +4023,67 @@ mod tests {
         );
         check("Maria's Primary school", &["Maria", "Primary"]);
         check(
-            "Chioma said the best jollof is at Ofada Kitchen",
-            &["Chioma", "Ofada Kitchen"],
-        );
-        check("## Weekly Review\n- shipped it", &[]);
-        check("Mirela is joining the Data Platform team", &["Mirela"]);
-        check("Diary of a Wimpy Kid", &["Diary of a Wimpy Kid"]);
-        check("3. AOB and the FY forecast", &[]);
-        check(
-            "hamid and i finally watched oppenheimer. 3 hours!!",
-            &["hamid", "oppenheimer"],
-        );
-        check(
             "Frau Schneider im Café Einstein",
             &["Schneider", "Café Einstein"],
         );
         check("we drove to Frankfurt am Main", &["Frankfurt am Main"]);
+        check(
+            "Checking whether McKinley's Hardware is open",
+            &["McKinley's Hardware"],
+        );
+        check("notes from the visit to Mayo Clinic", &["Mayo Clinic"]);
+        check("A Joana Santos de Itaú pediu", &["Joana Santos", "Itaú"]);
+    }
+
+    #[test]
+    fn identifiers_titles_opened_by_an_article_a_question_or_a_preposition() {
+        check("Diary of a Wimpy Kid", &["Diary of a Wimpy Kid"]);
         check("A Man Called Ove made me cry", &["A Man Called Ove"]);
         check(
             "books like Where the Crawdads Sing",
             &["Where the Crawdads Sing"],
         );
+        check(
+            "I'm reading Of Mice and Men with Rob",
+            &["Of Mice and Men", "Rob"],
+        );
+        check("he said To Kill a Mockingbird", &["To Kill a Mockingbird"]);
+        check(
+            "finished reading Klara and the Sun, so sad",
+            &["Klara and the Sun"],
+        );
+    }
+
+    #[test]
+    fn identifiers_people_and_works_typed_or_said() {
+        check(
+            "Chioma said the best jollof is at Ofada Kitchen",
+            &["Chioma", "Ofada Kitchen"],
+        );
+        check(
+            "hamid and i finally watched oppenheimer. 3 hours!!",
+            &["hamid", "oppenheimer"],
+        );
+        check("ok so me and tomás are hitting lidl", &["tomás", "lidl"]);
+    }
+
+    #[test]
+    fn identifiers_headings_departments_occasions_and_slots() {
+        check("## Weekly Review\n- shipped it", &[]);
+        check("Mirela is joining the Data Platform team", &["Mirela"]);
+        check("3. AOB and the FY forecast", &[]);
+        check("Happy Birthday Sarah! and Happy New Year", &["Sarah"]);
+        check(
+            "Sprint 41 retro: Windows 11 broke, meet at Gate 3",
+            &["Windows 11"],
+        );
+    }
+
+    #[test]
+    fn identifiers_account_numbers_in_two_groups() {
+        check("transfer to account 7193 0248 today", &["7193 0248"]);
+        check("account no. 3318 2290", &["3318 2290"]);
+        check("order 4471 arrived with 300 items", &["4471"]);
     }
 
     #[test]
