@@ -122,6 +122,36 @@ if (cfg.wasm_opt?.enabled !== false) {
   step(`wasm-opt done (${rawBeforeOpt} -> ${statSync(wasmFile).size} bytes)`);
 }
 
+// --- 2b. long strings cross into the wasm with one encodeInto -----------------------------------
+// wasm-bindgen copies a string's ASCII prefix one charCodeAt at a time before it hands the rest
+// to TextEncoder.encodeInto (wasm-bindgen#1470; #1776 asks to re-evaluate it). That loop wins on
+// short strings, but a pasted 1 MiB ASCII log spends 1.9 ms in it against 0.05 ms in encodeInto
+// (Node 22, V8; the two cross at about 32 characters). From 64 characters on, one encodeInto
+// fills the buffer the loop would have, and what did not fit (non-ASCII) goes as wasm-bindgen
+// sends it. The patch is matched exactly: a wasm-bindgen whose glue differs fails the build here.
+{
+  const glue = readFileSync(glueFile, 'utf8');
+  const anchor = '    let len = arg.length;\n    let ptr = malloc(len, 1) >>> 0;\n';
+  const fast = `${anchor}
+    if (len >= 64) {
+        let { read, written } = cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(ptr, ptr + len));
+        if (read !== len) {
+            arg = arg.slice(read);
+            ptr = realloc(ptr, len, len = written + arg.length * 3, 1) >>> 0;
+            written += cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(ptr + written, ptr + len)).written;
+            ptr = realloc(ptr, len, written, 1) >>> 0;
+        }
+        WASM_VECTOR_LEN = written;
+        return ptr;
+    }
+`;
+  if (glue.split(anchor).length !== 2) {
+    throw new Error(`${glueFile}: passStringToWasm0 is not the one build-pkg.mjs patches (wasm-bindgen changed?)`);
+  }
+  writeFileSync(glueFile, glue.replace(anchor, fast));
+  step('glue: strings of 64+ characters cross with one encodeInto');
+}
+
 // The glue is the one JS file every runtime loads before the wasm. It ships as wasm-bindgen
 // writes it (`[glue] minify = false`): an uncaught NeotomaError must print a readable source line
 // and stack in Node (see wasm-pack.toml). `minify = true` minifies it (about 35% of its gzip

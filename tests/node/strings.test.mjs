@@ -1,0 +1,77 @@
+// Strings cross into the wasm byte for byte, whatever their length and content: build-pkg.mjs
+// sends strings of 64+ characters with one TextEncoder.encodeInto instead of wasm-bindgen's
+// charCodeAt loop, and falls back to wasm-bindgen's path for what does not fit. textHash hashes
+// the UTF-8 bytes the wasm received; the same FNV-1a over TextEncoder's bytes must agree.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+import { textHash, extractIdentifiers, EmbeddedStore } from 'neotoma-agent-wasm';
+
+function fnv1a(text) {
+  let h = 0xcbf29ce484222325n;
+  for (const b of new TextEncoder().encode(text)) {
+    h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return h.toString(16).padStart(16, '0');
+}
+
+const ascii = (n) => 'abcdefghij'.repeat(Math.ceil(n / 10)).slice(0, n);
+const cases = {
+  empty: '',
+  'short ascii': 'hi Joe',
+  '63 ascii': ascii(63),
+  '64 ascii': ascii(64),
+  '1 MiB ascii': ascii(1 << 20),
+  'accent at 10 of 100': ascii(10) + 'é' + ascii(89),
+  'accent at the end of 64': ascii(63) + 'é',
+  // The emoji's 4 bytes do not fit in the 2 left of the first 65-byte buffer.
+  'emoji astride the first buffer': ascii(63) + '🙂',
+  'emoji after 200 ascii': ascii(200) + '🙂' + ascii(20),
+  'all CJK (3 bytes each)': '名前'.repeat(100),
+  'all emoji (2 units, 4 bytes each)': '🙂'.repeat(100),
+  'mixed scripts': 'Zoë Ødegaard → 東京 · Алексей · محمد · 🙂 '.repeat(20),
+};
+
+for (const [name, text] of Object.entries(cases)) {
+  test(`textHash sees the UTF-8 bytes of: ${name}`, () => {
+    assert.equal(textHash(text), fnv1a(text));
+  });
+}
+
+test('a lone surrogate is refused in short and long strings alike (it would be stored changed)', () => {
+  for (const text of ['a\ud800b', ascii(80) + '\ud800' + ascii(80), ascii(63) + '\udc00']) {
+    assert.throws(() => textHash(text), { name: 'NeotomaError', code: 'INVALID_INPUT' });
+  }
+});
+
+test('identifiers past a long ASCII prefix come back exactly as written', () => {
+  const text = `${ascii(100)} then ask "Zoë 🙂 名前" about Ødegaard and 東京タワー`;
+  assert.deepEqual(extractIdentifiers(text).slice(-3), ['Zoë 🙂 名前', 'Ødegaard', '東京タワー']);
+});
+
+test('a long mixed message is stored and exported exactly as sent', async () => {
+  const store = new EmbeddedStore();
+  const content = cases['mixed scripts'] + cases['emoji astride the first buffer'];
+  const res = store.handleRaw(
+    'POST',
+    '/store',
+    JSON.stringify({
+      idempotency_key: 'strings-test-1',
+      entities: [{ entity_type: 'conversation_message', role: 'user', sender_kind: 'user', content, turn_key: 'c1:t1' }],
+    }),
+  );
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const stored = JSON.stringify(store.export());
+  assert.ok(stored.includes(JSON.stringify(content)), 'the exported store holds the content byte for byte');
+});
+
+test('the patched glue is what ships', () => {
+  const require = createRequire(import.meta.url);
+  const pkgDir = dirname(require.resolve('neotoma-agent-wasm/package.json'));
+  const glue = readFileSync(join(pkgDir, 'neotoma_agent_wasm.js'), 'utf8');
+  assert.match(glue, /if \(len >= 64\) \{\n\s+let \{ read, written \} = cachedTextEncoder\.encodeInto/);
+});
