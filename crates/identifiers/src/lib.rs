@@ -3078,13 +3078,13 @@ impl<'a> Scanner<'a> {
             let here = start.is_none_or(|s| w.start == s);
             // "Component: Reporting, Assignee: Hugo": a label after a comma, as at a line's start.
             let listed = self.bytes[..w.start].trim_ascii_end().ends_with(b",");
-            // "- Rose: data loader", "- Will: eval harness": a given name before a colon
-            // assigns, as an unknown name does not label.
+            // "- Rose: data loader", "- Amara: pen test", "London: 3 offers": a given name
+            // or a listed name before a colon assigns or names, as an unknown word does not.
             if w.kind == Kind::Cap
                 && (w.sent_init || listed)
                 && here
                 && !self.overflow
-                && !w.has(F_GIVEN)
+                && !w.has(F_GIVEN | F_NAME)
             {
                 self.run.clear();
                 self.run_words = 0;
@@ -3199,7 +3199,18 @@ impl<'a> Scanner<'a> {
             // "at Trader Joe's on the way", "Wendy's or Arby's": a possessive followed by a
             // function word or adverb owns nothing; the 's is the name's. Before a noun
             // ("Maria's birthday", "Sam's flight") it is a person's possessive.
-            let function_word = flags & (F_MID_DROP | F_STARTER | F_TIME) != 0;
+            // A word that only opens sentences ("turn", "order", "plan": imperatives, nouns
+            // too) owns nothing only after a place's preposition: "meet at Nkechi's so we…",
+            // not "it's Ola's turn", "Nkechi's order arrived".
+            let at_place = || match self.run.first() {
+                Some(El::Word(w)) => matches!(
+                    self.word_before(w.start),
+                    "at" | "from" | "to" | "in" | "into" | "near" | "outside" | "inside"
+                ),
+                _ => false,
+            };
+            let function_word =
+                flags & (F_MID_DROP | F_TIME) != 0 || (flags & F_STARTER != 0 && at_place());
             // "NASA's open data": a shop's name is no acronym.
             let acronym = matches!(self.run.last(), Some(El::Word(w)) if w.kind == Kind::Caps);
             // "at Olusegun's place": what a person has, though a verb too.
@@ -3207,7 +3218,8 @@ impl<'a> Scanner<'a> {
                 self.slice(start, end),
                 "place" | "house" | "flat" | "party" | "wedding" | "room" | "car"
             );
-            if function_word && flags & F_COMMON == 0 && !acronym && !owned {
+            // "St. Anne's hall", "St Mary's church": what a saint owns is named after them.
+            if (function_word && flags & F_COMMON == 0 && !acronym && !owned) || self.saint_owns() {
                 self.extend_last_word(base_end, poss_end);
             }
         }
@@ -4008,6 +4020,29 @@ mod tests {
             "My Manager Wants The Report By Monday Morning, Any Tips?",
             &[],
         );
+    }
+
+    #[test]
+    fn identifiers_labels_possessives_and_german_determiners() {
+        // A listed name before a colon names someone, an unknown word labels.
+        check(
+            "Standup\n- Amara: finishing SEC-219\n- Piotr: on call",
+            &["Amara", "SEC-219", "Piotr"],
+        );
+        check("Attendees: Priya", &["Priya"]);
+        // A word that only opens sentences owns nothing after a place's preposition only.
+        check("it's Ola's turn to host", &["Ola"]);
+        check("Nkechi's order arrived", &["Nkechi"]);
+        check("met him at Nkechi's on the way", &["Nkechi's"]);
+        // What a saint owns, before a lowercase word too.
+        check(
+            "Ask Rev. Mensah if St. Anne's hall is free",
+            &["Mensah", "St. Anne's"],
+        );
+        // German possessives and "kein" are articles: the noun after one is no name.
+        check("Wie spät ist es in deiner Zeitzone?", &[]);
+        check("Ich treffe meine Schwester Annika", &["Annika"]);
+        check("keine Ahnung wo Jonas ist", &["Jonas"]);
     }
 
     #[test]

@@ -174,14 +174,27 @@ pub(super) fn is_name_particle(w: &str) -> bool {
 
 /// "der", "Die", "einen": a German article (German capitalises the nouns after one).
 pub(super) fn is_german_article(w: &str) -> bool {
-    if !matches!(w.len(), 3..=5) || !matches!(w.as_bytes()[0], b'd' | b'D' | b'e' | b'E') {
+    const ARTICLES: [&str; 12] = [
+        "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
+    ];
+    // "in deiner Zeitzone", "mit meinem Chef", "unsere Wohnung", "keine Ahnung": a
+    // possessive's or "kein" is an article too.
+    const STEMS: [&str; 8] = [
+        "mein", "dein", "sein", "ihr", "unser", "euer", "eur", "kein",
+    ];
+    let b = w.as_bytes();
+    if !matches!(b.len(), 3..=7)
+        || !matches!(b[0] | 0x20, b'd' | b'e' | b'm' | b's' | b'i' | b'u' | b'k')
+    {
         return false;
     }
-    [
-        "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
-    ]
-    .iter()
-    .any(|a| w.eq_ignore_ascii_case(a))
+    ARTICLES.iter().any(|a| w.eq_ignore_ascii_case(a))
+        || STEMS.iter().any(|stem| {
+            b.len() >= stem.len()
+                && b[..stem.len()].eq_ignore_ascii_case(stem.as_bytes())
+                && matches!(&b[stem.len()..], b"" | b"e" | b"en" | b"em" | b"er" | b"es")
+                && b != b"eur"
+        })
 }
 
 /// A capitalised word that reads as a verb form opening a sentence: "Running late",
