@@ -1195,6 +1195,17 @@ impl<'a> Scanner<'a> {
         if !slot || !is_unknown_lowercase(w) {
             return false;
         }
+        let work = matches!(
+            cue,
+            "watch"
+                | "watched"
+                | "watching"
+                | "rewatching"
+                | "finished"
+                | "reading"
+                | "playing"
+                | "binged"
+        );
         // The next three words, each after one space: a name runs on over unknown words, and
         // over ordinary ones when a place noun closes it ("riverside family clinic"). Read
         // one at a time: most names end at the next word.
@@ -1218,6 +1229,18 @@ impl<'a> Scanner<'a> {
                 break;
             }
             if unknown_run && flags == 0 && is_unknown_lowercase(next) {
+                end = at;
+                continue;
+            }
+            let whole = !self.bytes.get(at).is_some_and(u8::is_ascii_alphanumeric);
+            if work
+                && k < 2
+                && flags & !F_COMMON == 0
+                && whole
+                && next.bytes().all(|c| c.is_ascii_lowercase())
+            {
+                // "rewatching gilmore girls with", "playing elden ring all weekend": a work's
+                // title runs on over plain words to the next function word.
                 end = at;
                 continue;
             }
@@ -4043,6 +4066,16 @@ mod tests {
         check("Wie spät ist es in deiner Zeitzone?", &[]);
         check("Ich treffe meine Schwester Annika", &["Annika"]);
         check("keine Ahnung wo Jonas ist", &["Jonas"]);
+        // A work's title after "watching", "playing" runs on over plain words.
+        check(
+            "rewatching gilmore girls with my gran lol",
+            &["gilmore girls"],
+        );
+        check(
+            "playing elden ring all weekend, dont judge",
+            &["elden ring"],
+        );
+        check("we're watching squid game s2 tonight", &["squid game"]);
     }
 
     #[test]
