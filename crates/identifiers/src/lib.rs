@@ -2444,7 +2444,8 @@ impl<'a> Scanner<'a> {
             self.filler();
             return false;
         }
-        if flags & (F_STARTER | F_TIME) == 0 && is_verb_form(w) {
+        // "Asked Tariq to…", "Told Priya": a says-verb opens a sentence as any verb does.
+        if flags & (F_STARTER | F_TIME) == 0 && (flags & F_SAYS != 0 || is_verb_form(w)) {
             flags |= F_STARTER;
         }
         if flags & F_TIME != 0 {
@@ -4076,6 +4077,14 @@ mod tests {
             &["elden ring"],
         );
         check("we're watching squid game s2 tonight", &["squid game"]);
+        // A says-verb opening a sentence is a verb; a vendor or a customer before a company is
+        // its role.
+        check("Asked Tariq to get tickets", &["Tariq"]);
+        check(
+            "Kunde Brandt & Söhne KG meldet einen Fehler",
+            &["Brandt & Söhne KG"],
+        );
+        check("Vendor Acme Ltd sent new bank details", &["Acme Ltd"]);
     }
 
     #[test]
