@@ -2286,6 +2286,9 @@ impl<'a> Scanner<'a> {
                 // the" before a capitalised word joins a title ("Anna and the kids" does not).
                 self.title_run = self.try_conn(F_CONNECTOR, true);
                 self.title_run
+            } else if w == "and" && self.listed_name_goes_on(end) {
+                // "Trinidad and Tobago", "Bosnia and Herzegovina": a listed name with "and".
+                self.try_conn(F_CONNECTOR, false)
             } else if w == "and" && self.abstract_pair_follows(end) {
                 // "Pride and Prejudice", "Crime and Punishment": two capitalised nouns joined
                 // inside a sentence name one work ("Anna and Ben" stay two).
@@ -2708,7 +2711,14 @@ impl<'a> Scanner<'a> {
             // "Joy Division's Unknown Pleasures" stay two).
             let shop = || {
                 flags & (F_NAME | F_GIVEN) == 0
-                    && matches!(self.run.as_slice(), [El::Word(owner)] if !owner.has(F_GIVEN))
+                    && match self.run.as_slice() {
+                        // Past an opener the run still holds ("Is McKinley's Hardware open?").
+                        [El::Word(owner)] => !owner.has(F_GIVEN),
+                        [El::Word(opener), El::Word(owner)] => {
+                            opener.is_dropped_prefix() && !owner.has(F_GIVEN)
+                        }
+                        _ => false,
+                    }
                     && is_english_ascii(self.slice(start, end))
             };
             let joins = kind == Kind::Cap
@@ -3001,6 +3011,27 @@ impl<'a> Scanner<'a> {
         let clause_ends = after.is_empty() || after.starts_with([',', '.', '!', '?', '\n']);
         !institution(&rest[..word_end])
             && (next.starts_with(char::is_uppercase) || next.starts_with("of ") || clause_ends)
+    }
+
+    /// Whether the run opens a listed name of several words that goes on over the word ending
+    /// at `p` and a capitalised word after it ("Trinidad and Tobago").
+    fn listed_name_goes_on(&self, p: usize) -> bool {
+        // Past an opener the run still holds ("Is Bosnia and Herzegovina…").
+        let first = self.run.iter().find_map(|e| match e {
+            El::Word(w) if !w.is_dropped_prefix() => Some(w),
+            _ => None,
+        });
+        let Some(first) = first else {
+            return false;
+        };
+        if !first.has(F_NAME_PREFIX) || !self.cap_word_follows(p) {
+            return false;
+        }
+        let rest = self.slice(p + 1, self.bytes.len());
+        let len = rest
+            .find(|c: char| !c.is_alphabetic())
+            .unwrap_or(rest.len());
+        lookup_phrase(self.slice(first.start, p + 1 + len)) & F_NAME != 0
     }
 
     /// Whether the run is one capitalised word inside a sentence and, after the "and" ending
@@ -4085,6 +4116,18 @@ mod tests {
             &["Brandt & Söhne KG"],
         );
         check("Vendor Acme Ltd sent new bank details", &["Acme Ltd"]);
+        // A listed name with "and" in it; an opener left in the run does not hide the owner
+        // of a shop or the first word of a listed name.
+        check(
+            "moved to Trinidad and Tobago in the 70s",
+            &["Trinidad and Tobago"],
+        );
+        check(
+            "Is Bosnia and Herzegovina in the EU?",
+            &["Bosnia and Herzegovina", "EU"],
+        );
+        check("London and Paris", &["London", "Paris"]);
+        check("Is McKinley's Hardware open?", &["McKinley's Hardware"]);
     }
 
     #[test]
