@@ -448,6 +448,17 @@ fn identifier_extraction_chat_tune24_set_f1() {
     assert!(f1 >= 0.80, "F1 {f1:.3} is below 0.80");
 }
 
+/// Tune25: written blind in session 8 and scored on arrival after its rules up to the larger
+/// gazetteer of names in scripts without case (F1 0.925), then tuned on.
+#[test]
+fn identifier_extraction_chat_tune25_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat tune25 set)",
+        "identifiers-chat-tune25.jsonl",
+    );
+    assert!(f1 >= 0.80, "F1 {f1:.3} is below 0.80");
+}
+
 /// Tune26: written blind in session 8 and scored on arrival after its first rules (F1 0.933),
 /// then tuned on.
 #[test]

@@ -282,8 +282,8 @@ pub(super) fn may_open_name(a: char, b: char) -> bool {
 }
 
 /// The longest word worth looking up: no listed word is longer (a Cyrillic or Greek word takes
-/// two bytes a letter).
-pub(super) const MAX_LOOKUP_BYTES: usize = 32;
+/// two bytes a letter, a Thai one three: "ธนาคารกสิกรไทย" is 42).
+pub(super) const MAX_LOOKUP_BYTES: usize = 48;
 
 /// The flags of a word, compared case-insensitively, 0 when it is in no list. The word is
 /// lowercased into a buffer on the stack, so a lookup allocates nothing; ASCII is lowercased

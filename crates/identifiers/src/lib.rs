@@ -1253,10 +1253,40 @@ impl<'a> Scanner<'a> {
                 break;
             }
         }
+        let end = self.shop_possessive_end(b, end);
         self.emit_id(b, end);
         self.taken_end = end;
         self.lowercase_name_end = end;
         true
+    }
+
+    /// The end of an unlisted lowercase name at `b..end` with its 's when it names a shop: after
+    /// a place's preposition, before a function word or the clause's end ("from gail's to my
+    /// list", "at addenbrooke's on the 9th"; "dani's bday" is someone's).
+    fn shop_possessive_end(&self, b: usize, end: usize) -> usize {
+        let rest = self.slice(end, self.bytes.len());
+        let Some(after) = rest.strip_prefix("'s").or_else(|| rest.strip_prefix("’s")) else {
+            return end;
+        };
+        let owns_nothing = match after.strip_prefix(' ') {
+            Some(next) => {
+                let word = next
+                    .split(|c: char| !c.is_alphabetic())
+                    .next()
+                    .unwrap_or("");
+                lookup(word) & (F_MID_DROP | F_TIME) != 0
+            }
+            None => !after.starts_with(char::is_alphanumeric),
+        };
+        let at_place = matches!(
+            self.word_before(b),
+            "at" | "from" | "to" | "into" | "near" | "outside"
+        );
+        if owns_nothing && at_place {
+            end + (rest.len() - after.len())
+        } else {
+            end
+        }
     }
 
     /// The first letters of the lexicon's `says` verbs (a unit test checks): most words are
@@ -2242,6 +2272,7 @@ impl<'a> Scanner<'a> {
             {
                 // "luc grew up there", "hannah says", "dani's bday": an unknown word that
                 // says, does or owns something is someone.
+                let end = self.shop_possessive_end(b, end);
                 self.emit_id(b, end);
                 self.lowercase_name_end = end;
                 return false;
@@ -4128,6 +4159,25 @@ mod tests {
         );
         check("London and Paris", &["London", "Paris"]);
         check("Is McKinley's Hardware open?", &["McKinley's Hardware"]);
+        // A lowercase shop's 's after a place's preposition, before nothing it owns.
+        check("the good bread from gail's to my list", &["gail's"]);
+        check("surgery is at addenbrooke's on the 9th", &["addenbrooke's"]);
+        check("meet at zaina's place", &["zaina"]);
+        // Chat's interjections open sentences.
+        check("Lol yes exactly", &[]);
+        check("Tbh not sure. Haha ok", &[]);
+        // Widely used names in scripts without case: districts, landmarks, chains, apps.
+        check(
+            "明日、渋谷のスターバックスで打ち合わせ",
+            &["渋谷", "スターバックス"],
+        );
+        check("我想去故宫，然后去宜家", &["故宫", "宜家"]);
+        check(
+            "이번 주말에 제주도 가는데 대한항공 예약",
+            &["제주도", "대한항공"],
+        );
+        check("موعدي مع سارة في دبي مول يوم الخميس", &["سارة", "دبي مول"]);
+        check("พรุ่งนี้ไปสยามพารากอนกับสมชาย", &["สยามพารากอน", "สมชาย"]);
     }
 
     #[test]
