@@ -2393,8 +2393,23 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if !shape.first_upper || shape.upper_after_first {
-            if flags & F_ACRONYM_STOP != 0 || w.ends_with("Error") || w.ends_with("Exception") {
-                // "YoY", "QoQ"; "TypeError", "NullPointerException" in pasted code
+            // "TypeError", "NullPointerException", "OOMKilled", "AccessDenied",
+            // "CrashLoopBackOff", "ConnectTimeout": what pasted code and logs report.
+            let status = [
+                "Error",
+                "Exception",
+                "Killed",
+                "Denied",
+                "Failed",
+                "Timeout",
+                "BackOff",
+                "Exceeded",
+                "Refused",
+            ]
+            .iter()
+            .any(|s| w.len() > s.len() && w.ends_with(s));
+            if flags & F_ACRONYM_STOP != 0 || status {
+                // "YoY", "QoQ"
                 self.filler();
             } else {
                 self.word(b, end, Kind::Camel, 0);
@@ -3386,7 +3401,9 @@ impl<'a> Scanner<'a> {
         match (span, split) {
             (Some((s, e)), Some((a, b))) => {
                 self.push_span(s, a);
-                self.push_span(b, e);
+                if b < e {
+                    self.push_span(b, e);
+                }
             }
             (Some((s, e)), None) => self.push_span(s, e),
             _ => {}
@@ -3398,8 +3415,8 @@ impl<'a> Scanner<'a> {
     /// Telefónica", "Sanne de Vries van Coolblue", "Herr Müller von Bosch"), while one word
     /// before it makes one name ("Rio de Janeiro", "Sanne de Vries", "El Califa de León"),
     /// and so do two given names ("Ana Maria de Souza": a listed name before the particle).
-    /// Returns the end of the first name
-    /// and the start of the second.
+    /// Returns the end of the first name and the start of the second (the run's end when the
+    /// second is a common noun: "Herr Yılmaz von der Hausverwaltung").
     fn particle_split(&self, s: usize, e: usize) -> Option<(usize, usize)> {
         let mut before = 0;
         let mut prev: Option<&Word> = None;
@@ -3449,8 +3466,14 @@ impl<'a> Scanner<'a> {
                         let title = self.title_before(s);
                         p.has(F_GIVEN) || lookup(title) & F_HONORIFIC != 0
                     };
+                    // "Herr Yılmaz von der Hausverwaltung": where they are from may be no name.
+                    let from = if w.end == e && w.has(F_ALWAYS_DROP) {
+                        e
+                    } else {
+                        w.start
+                    };
                     if preposition && before == 1 && p.start == s && person() {
-                        return Some((p.end, w.start));
+                        return Some((p.end, from));
                     }
                     if !preposition && !gap.split(' ').all(is_name_particle) {
                         return None;
@@ -3465,7 +3488,7 @@ impl<'a> Scanner<'a> {
                         && p.start == s
                         && (lookup(title) & F_HONORIFIC != 0 || title == "M");
                     if full_name || surname {
-                        return Some((p.end, w.start));
+                        return Some((p.end, from));
                     }
                 }
             }
@@ -4166,6 +4189,17 @@ mod tests {
         // Chat's interjections open sentences.
         check("Lol yes exactly", &[]);
         check("Tbh not sure. Haha ok", &[]);
+        // German everyday nouns; where someone is from may be such a noun.
+        check(
+            "erst zu Rossmann, dann zur Apotheke und ins Kino",
+            &["Rossmann"],
+        );
+        check("Herr Yılmaz von der Hausverwaltung kommt", &["Yılmaz"]);
+        check("Der Build ist seit heute Morgen rot", &[]);
+        // Ordinary abbreviations and what logs report.
+        check("Do we need a DPA before the SFTP drop? CORS too", &[]);
+        check("kubectl logs shows OOMKilled, then ConnectTimeout", &[]);
+        check("Error: ENOENT: no such file", &[]);
         // Widely used names in scripts without case: districts, landmarks, chains, apps.
         check(
             "明日、渋谷のスターバックスで打ち合わせ",
