@@ -1013,11 +1013,20 @@ impl<'a> Scanner<'a> {
             && (first_common || self.slice(first.start, last.start).contains(" & "))
     }
 
+    /// The run's first word past an opener it still holds ("Our" of "Our Nando's voucher",
+    /// "Is" of "Is Bosnia and Herzegovina…").
+    fn first_name_word(&self) -> Option<&Word> {
+        self.run.iter().find_map(|e| match e {
+            El::Word(w) if !w.is_dropped_prefix() => Some(w),
+            _ => None,
+        })
+    }
+
     /// Whether the run, with the possessive ending at `end`, is a shop listed with its 's
     /// in names.txt ("sainsbury's", "trader_joe's").
     #[inline(always)]
     fn listed_shop(&self, end: usize) -> bool {
-        let Some(El::Word(first)) = self.run.first() else {
+        let Some(first) = self.first_name_word() else {
             return false;
         };
         // Its first word opens a listed name ("sainsbury", "trader"), and it is no longer than
@@ -2071,12 +2080,7 @@ impl<'a> Scanner<'a> {
     /// Whether the run opens a listed name of several words that goes on over the word ending
     /// at `p` and a capitalised word after it ("Trinidad and Tobago").
     fn listed_name_goes_on(&self, p: usize) -> bool {
-        // Past an opener the run still holds ("Is Bosnia and Herzegovina…").
-        let first = self.run.iter().find_map(|e| match e {
-            El::Word(w) if !w.is_dropped_prefix() => Some(w),
-            _ => None,
-        });
-        let Some(first) = first else {
+        let Some(first) = self.first_name_word() else {
             return false;
         };
         if !first.has(F_NAME_PREFIX) || !self.cap_word_follows(p) {
@@ -2403,10 +2407,10 @@ impl<'a> Scanner<'a> {
             return self.person_acts_after(end, false);
         }
         let before = self.word_before(start);
+        // "Friday May 5", "Q2 June"; not "Tell May the…", a verb opening the sentence.
         let dated = before.is_empty()
-            || before
-                .bytes()
-                .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+            || before.bytes().any(|c| c.is_ascii_digit())
+            || (before.bytes().any(|c| c.is_ascii_uppercase()) && lookup(before) & F_STARTER == 0)
             || lookup(before) & (F_TIME | F_MID_DROP | F_CONNECTOR) != 0
             || matches!(
                 before,

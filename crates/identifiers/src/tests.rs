@@ -135,6 +135,8 @@ fn identifiers_labels_possessives_and_german_determiners() {
     );
     check("London and Paris", &["London", "Paris"]);
     check("Is McKinley's Hardware open?", &["McKinley's Hardware"]);
+    check("Our Nando's voucher expired", &["Nando's"]);
+    check("Jun said yes, due Jun 12", &["Jun"]);
     // A lowercase shop's 's after a place's preposition, before nothing it owns.
     check("the good bread from gail's to my list", &["gail's"]);
     check("surgery is at addenbrooke's on the 9th", &["addenbrooke's"]);

@@ -240,7 +240,7 @@ pub(super) fn is_g_dropping(w: &str) -> bool {
 
 /// Months that are also given names ("May Lin", "June Carter").
 pub(super) fn is_name_like_month(w: &str) -> bool {
-    ["april", "may", "june", "august"]
+    ["april", "may", "june", "jun", "august"]
         .iter()
         .any(|m| w.eq_ignore_ascii_case(m))
 }
