@@ -345,7 +345,9 @@ impl<'a> Scanner<'a> {
                         w.has(F_COMMON | F_STARTER)
                             || (!w.has(F_NAME | F_GIVEN)
                                 && is_english_ascii(self.slice(w.start, w.end))
-                                && !(w.flags == 0 && self.says_or_owns_after(w.end)))
+                                && !(w.flags == 0
+                                    && (self.says_or_owns_after(w.end)
+                                        || self.person_label_before(w.start))))
                     };
                     !((w.sent_init && !addressed && common())
                         || w.has(F_ALWAYS_DROP | F_TIME | F_CONNECTOR))
@@ -401,6 +403,40 @@ impl<'a> Scanner<'a> {
     pub(super) fn is_english_cap_word(&self, e: &El, known: u32) -> bool {
         matches!(e, El::Word(w) if w.kind == Kind::Cap
             && (w.has(known) || is_english_cap(self.slice(w.start, w.end))))
+    }
+
+    /// Whether a label that names a person ends right before `start` ("**Owner:** Farrukh",
+    /// "Assignee: Olu"): the word after it is someone, whatever the English filter says.
+    fn person_label_before(&self, start: usize) -> bool {
+        let head = self.slice(0, start).trim_end_matches([' ', '*', '_']);
+        let Some(head) = head.strip_suffix(':') else {
+            return false;
+        };
+        let label = head.trim_end_matches(['*', '_', ' ']);
+        let word = label
+            .rsplit(|c: char| !c.is_ascii_alphabetic())
+            .next()
+            .unwrap_or("");
+        [
+            "owner",
+            "owners",
+            "assignee",
+            "lead",
+            "dri",
+            "contact",
+            "reporter",
+            "reviewer",
+            "approver",
+            "author",
+            "host",
+            "presenter",
+            "speaker",
+            "attendees",
+            "present",
+            "cc",
+        ]
+        .iter()
+        .any(|l| word.eq_ignore_ascii_case(l))
     }
 
     pub(super) fn push_span(&mut self, start: usize, end: usize) {

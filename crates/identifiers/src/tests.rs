@@ -136,6 +136,9 @@ fn identifiers_labels_possessives_and_german_determiners() {
     check("London and Paris", &["London", "Paris"]);
     check("Is McKinley's Hardware open?", &["McKinley's Hardware"]);
     check("Our Nando's voucher expired", &["Nando's"]);
+    // A label that names a person: the word after it is someone.
+    check("**Owner:** Farrukh\n**Due:** 12 June", &["Farrukh"]);
+    check("Status: Blocked", &[]);
     check("Jun said yes, due Jun 12", &["Jun"]);
     // A lowercase shop's 's after a place's preposition, before nothing it owns.
     check("the good bread from gail's to my list", &["gail's"]);
@@ -1020,6 +1023,9 @@ fn identifiers_dedupe_case_insensitively() {
 #[test]
 fn identifiers_edge_inputs_do_not_panic() {
     for text in [
+        // A label of non-ASCII letters before a word the English filter knows.
+        "Président: Rose",
+        "Ölçüm: Blocked",
         "",
         " ",
         "'",
