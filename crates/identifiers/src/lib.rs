@@ -1199,7 +1199,11 @@ impl<'a> Scanner<'a> {
         } else if shape.dot {
             return self.dotted(w, b);
         } else if shape.underscore {
-            if self.shape(Asked::SnakeCaseId, w, shapes::is_snake_case_id) {
+            if self.config_key(b, end) {
+                // "sentry_dsn: https://…", "output_dir:", "customer_id = 'C-20931'": a key of
+                // pasted config or code names what follows.
+                self.other();
+            } else if self.shape(Asked::SnakeCaseId, w, shapes::is_snake_case_id) {
                 self.emit_id(b, end);
             } else {
                 self.other();
@@ -1216,6 +1220,21 @@ impl<'a> Scanner<'a> {
             return self.alnum(w, b, &shape);
         }
         false
+    }
+
+    /// Whether the token at `b..end` is a key: a colon after it with only indentation (or a
+    /// list's dash) before it on its line, or "=" after it.
+    fn config_key(&self, b: usize, end: usize) -> bool {
+        match self.bytes.get(end) {
+            Some(b':') => self.bytes[..b]
+                .iter()
+                .rev()
+                .take_while(|&&c| c != b'\n')
+                .all(|&c| matches!(c, b' ' | b'\t' | b'-')),
+            Some(b'=') => true,
+            Some(b' ') => self.bytes.get(end + 1) == Some(&b'='),
+            _ => false,
+        }
     }
 
     /// "Google/Apple", "Re:Acme": classify each part on its own.

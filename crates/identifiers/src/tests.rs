@@ -139,6 +139,19 @@ fn identifiers_labels_possessives_and_german_determiners() {
     // A label that names a person: the word after it is someone.
     check("**Owner:** Farrukh\n**Due:** 12 June", &["Farrukh"]);
     check("Status: Blocked", &[]);
+    // Keys of pasted config and code; a company's suffix is no ordinary abbreviation.
+    check(
+        "config:\n  sentry_dsn: https://a1@o4.ingest.sentry.io/5\n  output_dir: runs/",
+        &["https://a1@o4.ingest.sentry.io/5"],
+    );
+    check(
+        "order_id=ORD-558102 for user_8812",
+        &["ORD-558102", "user_8812"],
+    );
+    check(
+        "Need the W-9 from Acme Holdings LLC.",
+        &["W-9", "Acme Holdings LLC"],
+    );
     check("Jun said yes, due Jun 12", &["Jun"]);
     // A lowercase shop's 's after a place's preposition, before nothing it owns.
     check("the good bread from gail's to my list", &["gail's"]);
