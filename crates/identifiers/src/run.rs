@@ -347,7 +347,8 @@ impl<'a> Scanner<'a> {
                                 && is_english_ascii(self.slice(w.start, w.end))
                                 && !(w.flags == 0
                                     && (self.says_or_owns_after(w.end)
-                                        || self.person_label_before(w.start))))
+                                        || self.person_label_before(w.start)
+                                        || self.name_pair_follows(w.end))))
                     };
                     !((w.sent_init && !addressed && common())
                         || w.has(F_ALWAYS_DROP | F_TIME | F_CONNECTOR))
@@ -403,6 +404,29 @@ impl<'a> Scanner<'a> {
     pub(super) fn is_english_cap_word(&self, e: &El, known: u32) -> bool {
         matches!(e, El::Word(w) if w.kind == Kind::Cap
             && (w.has(known) || is_english_cap(self.slice(w.start, w.end))))
+    }
+
+    /// Whether "and" and a name the filter does not take for a word follow byte `p` ("Olu and
+    /// Temi are coming"): the word before is a name of the same kind ("Apples and Oranges",
+    /// "Sales and Marketing" are words).
+    fn name_pair_follows(&self, p: usize) -> bool {
+        let rest = self.slice(p, self.bytes.len());
+        let Some(rest) = rest
+            .strip_prefix(" and ")
+            .or_else(|| rest.strip_prefix(" & "))
+        else {
+            return false;
+        };
+        let next = rest
+            .split(|c: char| !c.is_alphabetic())
+            .next()
+            .unwrap_or("");
+        let flags = lookup(next);
+        next.starts_with(|c: char| c.is_uppercase())
+            && (flags & (F_NAME | F_GIVEN) != 0
+                || (flags == 0
+                    && !is_english_word(next)
+                    && !next.strip_suffix('s').is_some_and(is_english_word)))
     }
 
     /// Whether a label that names a person ends right before `start` ("**Owner:** Farrukh",

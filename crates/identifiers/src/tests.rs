@@ -139,6 +139,9 @@ fn identifiers_labels_possessives_and_german_determiners() {
     // A label that names a person: the word after it is someone.
     check("**Owner:** Farrukh\n**Due:** 12 June", &["Farrukh"]);
     check("Status: Blocked", &[]);
+    // A word the filter takes for English before "and" and a name is a name too.
+    check("Olu and Temi are coming for dinner", &["Olu", "Temi"]);
+    check("Sales and Marketing met", &[]);
     // Keys of pasted config and code; a company's suffix is no ordinary abbreviation.
     check(
         "config:\n  sentry_dsn: https://a1@o4.ingest.sentry.io/5\n  output_dir: runs/",
