@@ -738,3 +738,36 @@ fn identifier_extraction_chat_heldout9_set_f1() {
     );
     assert!(f1 >= 0.85, "F1 {f1:.3} is below 0.85");
 }
+
+/// No message cut anywhere panics: windows of 40 chars starting at every fourth char of every
+/// fixture's text (a cut leaves labels, quotes, possessives and names half-open, where a slice
+/// off a char boundary would panic; one did, in a rule's first version).
+#[test]
+fn identifier_extraction_survives_messages_cut_anywhere() {
+    let dir = format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("identifiers-") && n.ends_with(".jsonl"))
+        .collect();
+    names.sort();
+    let mut windows = 0;
+    for name in names {
+        for row in load_fixture(&name) {
+            let starts: Vec<usize> = row.text.char_indices().map(|(i, _)| i).collect();
+            for (k, &i) in starts.iter().enumerate().step_by(4) {
+                let j = starts.get(k + 40).copied().unwrap_or(row.text.len());
+                let window = &row.text[i..j];
+                // Every span is written in the window, as the extractor promises.
+                for found in extract_identifiers(window) {
+                    assert!(
+                        !found.is_empty() && window.contains(found.as_str()),
+                        "{found:?} from {window:?}"
+                    );
+                }
+                windows += 1;
+            }
+        }
+    }
+    assert!(windows > 50_000, "{windows} windows");
+}
