@@ -459,6 +459,26 @@ fn identifier_extraction_chat_tune25_set_f1() {
     assert!(f1 >= 0.80, "F1 {f1:.3} is below 0.80");
 }
 
+/// Tune27 and tune28: written blind in session 8 and scored on arrival after its rules (F1
+/// 0.909 and 0.933), then tuned on.
+#[test]
+fn identifier_extraction_chat_tune27_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat tune27 set)",
+        "identifiers-chat-tune27.jsonl",
+    );
+    assert!(f1 >= 0.80, "F1 {f1:.3} is below 0.80");
+}
+
+#[test]
+fn identifier_extraction_chat_tune28_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat tune28 set)",
+        "identifiers-chat-tune28.jsonl",
+    );
+    assert!(f1 >= 0.80, "F1 {f1:.3} is below 0.80");
+}
+
 /// Tune26: written blind in session 8 and scored on arrival after its first rules (F1 0.933),
 /// then tuned on.
 #[test]
