@@ -192,7 +192,11 @@ impl<'a> Scanner<'a> {
         // title or a department names no one.
         let mut roles = false;
         for e in &self.run {
+            // "The Head of Finance asked": the article or opener before the title aside.
             if let El::Word(w) = e {
+                if w.is_dropped_prefix() && !roles {
+                    continue;
+                }
                 roles = w.kind == Kind::Cap && w.has(F_ROLE);
                 if !roles {
                     break;

@@ -142,6 +142,7 @@ fn identifiers_labels_possessives_and_german_determiners() {
     // A word the filter takes for English before "and" and a name is a name too.
     check("Olu and Temi are coming for dinner", &["Olu", "Temi"]);
     check("Sales and Marketing met", &[]);
+    check("The Head of Finance asked for the summary", &[]);
     // Keys of pasted config and code; a company's suffix is no ordinary abbreviation.
     check(
         "config:\n  sentry_dsn: https://a1@o4.ingest.sentry.io/5\n  output_dir: runs/",
