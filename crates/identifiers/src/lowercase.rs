@@ -124,6 +124,7 @@ impl<'a> Scanner<'a> {
                 && k < 2
                 && flags & !F_COMMON == 0
                 && whole
+                && next.len() >= 2
                 && next.bytes().all(|c| c.is_ascii_lowercase())
             {
                 // "rewatching gilmore girls with", "playing elden ring all weekend": a work's

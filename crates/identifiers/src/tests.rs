@@ -115,6 +115,7 @@ fn identifiers_labels_possessives_and_german_determiners() {
         &["elden ring"],
     );
     check("we're watching squid game s2 tonight", &["squid game"]);
+    check("watching bridgerton w mia tonite", &["bridgerton", "mia"]);
     // A says-verb opening a sentence is a verb; a vendor or a customer before a company is
     // its role.
     check("Asked Tariq to get tickets", &["Tariq"]);
