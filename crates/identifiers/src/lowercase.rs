@@ -64,6 +64,9 @@ impl<'a> Scanner<'a> {
                     | "near"
                     | "via"
                     | "called"
+                    // "my gym is puregym", "the router is a netgear"; not "is refundable",
+                    // "is busted": what something is may be said of it.
+                    | "is"
                     | "named"
                     | "aunty"
                     | "auntie"
@@ -91,6 +94,15 @@ impl<'a> Scanner<'a> {
                     "my" | "our" | "your" | "his" | "her" | "their"
                 ));
         if !slot || !is_unknown_lowercase(w) {
+            return false;
+        }
+        if cue == "is"
+            && [
+                "ed", "able", "ible", "ful", "ous", "ive", "less", "ish", "ing", "al",
+            ]
+            .iter()
+            .any(|e| w.ends_with(e))
+        {
             return false;
         }
         // The next three words, each after one space: a name runs on over unknown words, and

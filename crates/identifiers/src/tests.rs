@@ -116,6 +116,12 @@ fn identifiers_labels_possessives_and_german_determiners() {
     );
     check("we're watching squid game s2 tonight", &["squid game"]);
     check("watching bridgerton w mia tonite", &["bridgerton", "mia"]);
+    // What something is, an unknown word: a name; not what is said of it.
+    check(
+        "can u remember my gym is puregym on holloway rd",
+        &["puregym", "holloway rd"],
+    );
+    check("check if the flight is refundable, my jack is busted", &[]);
     // A says-verb opening a sentence is a verb; a vendor or a customer before a company is
     // its role.
     check("Asked Tariq to get tickets", &["Tariq"]);
