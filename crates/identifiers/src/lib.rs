@@ -924,9 +924,26 @@ impl<'a> Scanner<'a> {
         }
         if colon || (period && !abbrev) {
             self.brk_end();
+        } else if other && self.plural_possessive(s, e, token_end) {
+            // "St Thomas' Hospital", "St James' Park": an owner ending in s, its apostrophe
+            // alone; what comes next decides, as after 's ("James' car" is James's).
+            self.poss = Some((e, token_end));
         } else if other {
             self.flush();
         }
+    }
+
+    /// Whether the word `s..e`, cut at `token_end` of one apostrophe, is a capitalised word
+    /// ending in s, the run's last, before a space and a capital.
+    fn plural_possessive(&self, s: usize, e: usize, token_end: usize) -> bool {
+        let apostrophe = matches!(self.slice(e, token_end), "'" | "’");
+        apostrophe
+            && self.bytes[e - 1] == b's'
+            && self.bytes[s].is_ascii_uppercase()
+            && self.cap_word_follows(token_end)
+            && matches!(self.run.last(), Some(El::Word(w))
+                // "Chris' Mum": a listed name owns, as with 's; a saint's name is a place's.
+                if w.end == e && (!w.has(F_NAME) || self.saint_owns()))
     }
 
     /// Whether bytes `s..e` are an emoji's name between colons (":tada:", ":+1:").
@@ -2004,9 +2021,9 @@ impl<'a> Scanner<'a> {
                 flags & (F_NAME | F_GIVEN) == 0
                     && match self.run.as_slice() {
                         // Past an opener the run still holds ("Is McKinley's Hardware open?").
-                        [El::Word(owner)] => !owner.has(F_GIVEN),
+                        [El::Word(owner)] => !owner.has(F_GIVEN | F_NAME),
                         [El::Word(opener), El::Word(owner)] => {
-                            opener.is_dropped_prefix() && !owner.has(F_GIVEN)
+                            opener.is_dropped_prefix() && !owner.has(F_GIVEN | F_NAME)
                         }
                         _ => false,
                     }

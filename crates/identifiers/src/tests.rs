@@ -150,6 +150,9 @@ fn identifiers_labels_possessives_and_german_determiners() {
     check("Olu and Temi are coming for dinner", &["Olu", "Temi"]);
     check("Sales and Marketing met", &[]);
     check("The Head of Finance asked for the summary", &[]);
+    // An owner ending in s, its apostrophe alone.
+    check("he's at St Thomas' Hospital", &["St Thomas' Hospital"]);
+    check("James' car is red, we met Chris' Mum", &["James", "Chris"]);
     // Keys of pasted config and code; a company's suffix is no ordinary abbreviation.
     check(
         "config:\n  sentry_dsn: https://a1@o4.ingest.sentry.io/5\n  output_dir: runs/",
