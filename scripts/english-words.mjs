@@ -45,7 +45,13 @@ dev devs ops infra repo codebase branch branches merge rebase commit commits hot
 changelog release releases rollback rollout cherry timeout timeouts latency uptime downtime outage
 spreadsheet spreadsheets slides deck invoice invoices payroll reimbursement
 gonna wanna gotta kinda sorta tho lol lmao omg btw idk tbh imo tmrw tmr pls plz thx
-ppl bday convo msg msgs txt asap fyi etc okay yeah yep nope yay hmm ugh`;
+ppl bday convo msg msgs txt asap fyi etc okay yeah yep nope yay hmm ugh
+kickoff cutover offsite postmortem repro flaky revisit subnet router routers charger chargers sunscreen quarterly
+glacier firewall firewalls proxy proxies inventory cabin canal hike hikes embassy midterm midterms shellfish
+cashew cashews chickpea chickpeas spinach penicillin allergist weeknight weeknights buttermilk celsius fahrenheit creds playlist
+playlists podcast podcasts skincare toddler toddlers stroller strollers laptop laptops wifi smartphone headphones earbuds
+refundable overrated unreal busted sourdough recap recaps onsite offline online workflow workflows whiteboard timesheet
+timesheets invoicing payslip payslips checklist checklists renewal renewals`;
 for (const w of chat.split(/\s+/)) {
   if (/^[a-z]{3,}$/.test(w) && !lexicon.has(w) && !names.has(w)) words.add(w);
 }
