@@ -306,11 +306,24 @@ impl<'a> Scanner<'a> {
             }
         }
         if flags & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME {
-            // "ask priya", "flight to lisbon": a listed name typed in lowercase.
+            // "ask priya", "flight to lisbon": a listed name typed in lowercase; "olivia
+            // rodrigo": two listed names in a row are one.
+            let end = self.listed_word_after(end).unwrap_or(end);
             self.emit_id(b, end);
             self.lowercase_name_end = end;
+            self.taken_end = end;
             return true;
         }
         false
+    }
+
+    /// The end of a lowercase listed name right after a space at `end` ("rodrigo" of "olivia
+    /// rodrigo").
+    fn listed_word_after(&self, end: usize) -> Option<usize> {
+        let rest = self.text[end..].strip_prefix(' ')?;
+        let next = rest.split(|c: char| !c.is_alphabetic()).next()?;
+        let listed = next.starts_with(|c: char| c.is_lowercase())
+            && lookup(next) & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME;
+        listed.then(|| end + 1 + next.len())
     }
 }

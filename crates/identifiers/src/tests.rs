@@ -116,6 +116,11 @@ fn identifiers_labels_possessives_and_german_determiners() {
     );
     check("we're watching squid game s2 tonight", &["squid game"]);
     check("watching bridgerton w mia tonite", &["bridgerton", "mia"]);
+    check(
+        "bought tickets for olivia rodrigo at wembley",
+        &["olivia rodrigo", "wembley"],
+    );
+    check("ask priya and tom", &["priya", "tom"]);
     // What something is, an unknown word: a name; not what is said of it.
     check(
         "can u remember my gym is puregym on holloway rd",
