@@ -121,6 +121,11 @@ fn identifiers_labels_possessives_and_german_determiners() {
         &["olivia rodrigo", "wembley"],
     );
     check("ask priya and tom", &["priya", "tom"]);
+    check(
+        "heading to the lake district w the lads",
+        &["lake district"],
+    );
+    check("plan a trip to chiang mai w/ nalin", &["chiang mai"]);
     // What something is, an unknown word: a name; not what is said of it.
     check(
         "can u remember my gym is puregym on holloway rd",
