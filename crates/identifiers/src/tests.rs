@@ -126,6 +126,10 @@ fn identifiers_labels_possessives_and_german_determiners() {
         &["lake district"],
     );
     check("plan a trip to chiang mai w/ nalin", &["chiang mai"]);
+    check(
+        "my kindle died, bought a kindle paperwhite",
+        &["kindle", "kindle paperwhite"],
+    );
     // What something is, an unknown word: a name; not what is said of it.
     check(
         "can u remember my gym is puregym on holloway rd",
