@@ -784,6 +784,19 @@ fn identifier_extraction_chat_heldout11_set_f1() {
     assert!(f1 >= 0.85, "F1 {f1:.3} is below 0.85");
 }
 
+/// A twelfth held-out set (177 rows, the same mix), written blind late in the eighth session,
+/// after held-out 11 was scored, and first scored after the session's last rule; only its
+/// summary line is read. F1 0.911 when first scored (0.901 with the rules of the session's
+/// start).
+#[test]
+fn identifier_extraction_chat_heldout12_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat held-out set 12)",
+        "identifiers-chat-heldout12.jsonl",
+    );
+    assert!(f1 >= 0.85, "F1 {f1:.3} is below 0.85");
+}
+
 /// No message cut anywhere panics: windows of 40 chars starting at every fourth char of every
 /// fixture's text (a cut leaves labels, quotes, possessives and names half-open, where a slice
 /// off a char boundary would panic; one did, in a rule's first version).
