@@ -2421,6 +2421,15 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The word of letters right after one space at byte `p` ("" when no space, or no letter,
+    /// is there): what lowercase names and their cues look ahead at.
+    fn word_after(&self, p: usize) -> &'a str {
+        self.slice(p, self.bytes.len())
+            .strip_prefix(' ')
+            .and_then(|rest| rest.split(|c: char| !c.is_alphabetic()).next())
+            .unwrap_or("")
+    }
+
     /// The ASCII word (letters and digits) before byte `start` and the spaces before it.
     fn word_before(&self, start: usize) -> &'a str {
         // Bytes: an ASCII byte is never part of a multi-byte char, so the span stays on char

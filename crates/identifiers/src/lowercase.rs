@@ -111,17 +111,11 @@ impl<'a> Scanner<'a> {
         let mut end = b + w.len();
         let (mut at, mut unknown_run) = (end, true);
         for k in 0..3 {
-            let Some(rest) = self.text[at..].strip_prefix(' ') else {
-                break;
-            };
-            let next = rest
-                .split(|c: char| !c.is_alphabetic())
-                .next()
-                .unwrap_or_default();
-            let flags = lookup(next);
+            let next = self.word_after(at);
             if next.is_empty() {
                 break;
             }
+            let flags = lookup(next);
             at += 1 + next.len();
             if flags & (F_STREET | F_PLACE_NOUN) != 0 {
                 end = at;
@@ -168,22 +162,18 @@ impl<'a> Scanner<'a> {
         let Some(after) = rest.strip_prefix("'s").or_else(|| rest.strip_prefix("’s")) else {
             return end;
         };
-        let owns_nothing = match after.strip_prefix(' ') {
-            Some(next) => {
-                let word = next
-                    .split(|c: char| !c.is_alphabetic())
-                    .next()
-                    .unwrap_or("");
-                lookup(word) & (F_MID_DROP | F_TIME) != 0
-            }
-            None => !after.starts_with(char::is_alphanumeric),
+        let poss_end = end + (rest.len() - after.len());
+        let owns_nothing = if after.starts_with(' ') {
+            lookup(self.word_after(poss_end)) & (F_MID_DROP | F_TIME) != 0
+        } else {
+            !after.starts_with(char::is_alphanumeric)
         };
         let at_place = matches!(
             self.word_before(b),
             "at" | "from" | "to" | "into" | "near" | "outside"
         );
         if owns_nothing && at_place {
-            end + (rest.len() - after.len())
+            poss_end
         } else {
             end
         }
@@ -204,14 +194,8 @@ impl<'a> Scanner<'a> {
         if ["'s ", "’s "].iter().any(|s| rest.starts_with(s)) {
             return true;
         }
-        let Some(rest) = rest
-            .strip_prefix(' ')
-            .filter(|r| r.starts_with(Self::SAYS_INITIALS))
-        else {
-            return false;
-        };
-        let verb = rest.split(|c: char| !c.is_alphabetic()).next();
-        verb.is_some_and(|verb| lookup(verb) & F_SAYS != 0)
+        let verb = self.word_after(p);
+        verb.starts_with(Self::SAYS_INITIALS) && lookup(verb) & F_SAYS != 0
     }
 
     /// Whether the word at `b` follows a lowercase honorific ("dr. okafor", "mrs kowalski").
@@ -284,11 +268,12 @@ impl<'a> Scanner<'a> {
         {
             // "dr. okafor", "ms. carter": a family name typed in lowercase; "dr amira
             // haddad": a given name and an unknown word after it, the whole name.
-            let next = self.text[end..]
-                .strip_prefix(' ')
-                .and_then(|rest| rest.split(|c: char| !c.is_alphabetic()).next())
-                .filter(|next| is_unknown_lowercase(next));
-            let end = next.map_or(end, |next| end + 1 + next.len());
+            let next = self.word_after(end);
+            let end = if is_unknown_lowercase(next) {
+                end + 1 + next.len()
+            } else {
+                end
+            };
             self.emit_id(b, end);
             self.taken_end = end;
             return true;
@@ -308,22 +293,15 @@ impl<'a> Scanner<'a> {
         if flags & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME {
             // "ask priya", "flight to lisbon": a listed name typed in lowercase; "olivia
             // rodrigo": two listed names in a row are one.
-            let end = self.listed_word_after(end).unwrap_or(end);
+            let next = self.word_after(end);
+            let listed = next.starts_with(char::is_lowercase)
+                && lookup(next) & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME;
+            let end = if listed { end + 1 + next.len() } else { end };
             self.emit_id(b, end);
             self.lowercase_name_end = end;
             self.taken_end = end;
             return true;
         }
         false
-    }
-
-    /// The end of a lowercase listed name right after a space at `end` ("rodrigo" of "olivia
-    /// rodrigo").
-    fn listed_word_after(&self, end: usize) -> Option<usize> {
-        let rest = self.text[end..].strip_prefix(' ')?;
-        let next = rest.split(|c: char| !c.is_alphabetic()).next()?;
-        let listed = next.starts_with(|c: char| c.is_lowercase())
-            && lookup(next) & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME;
-        listed.then(|| end + 1 + next.len())
     }
 }

@@ -415,18 +415,17 @@ impl<'a> Scanner<'a> {
     /// "Sales and Marketing" are words).
     fn name_pair_follows(&self, p: usize) -> bool {
         let rest = self.slice(p, self.bytes.len());
-        let Some(rest) = rest
-            .strip_prefix(" and ")
-            .or_else(|| rest.strip_prefix(" & "))
-        else {
+        // The space after the conjunction.
+        let at = if rest.starts_with(" and ") {
+            p + 4
+        } else if rest.starts_with(" & ") {
+            p + 2
+        } else {
             return false;
         };
-        let next = rest
-            .split(|c: char| !c.is_alphabetic())
-            .next()
-            .unwrap_or("");
+        let next = self.word_after(at);
         let flags = lookup(next);
-        next.starts_with(|c: char| c.is_uppercase())
+        next.starts_with(char::is_uppercase)
             && (flags & (F_NAME | F_GIVEN) != 0
                 || (flags == 0
                     && !is_english_word(next)
