@@ -2122,23 +2122,13 @@ impl<'a> Scanner<'a> {
         if !first.has(F_NAME_PREFIX) || !self.cap_word_follows(p) {
             return false;
         }
-        let rest = self.slice(p + 1, self.bytes.len());
-        let len = rest
-            .find(|c: char| !c.is_alphabetic())
-            .unwrap_or(rest.len());
-        lookup_phrase(self.slice(first.start, p + 1 + len)) & F_NAME != 0
+        let next = self.word_after(p);
+        lookup_phrase(self.slice(first.start, p + 1 + next.len())) & F_NAME != 0
     }
 
     /// Whether a capitalised place's noun ("Clinic", "Island", "Street") follows byte `p`.
     fn place_noun_follows(&self, p: usize) -> bool {
-        if !self.cap_word_follows(p) {
-            return false;
-        }
-        let next = self.slice(p + 1, self.bytes.len());
-        let len = next
-            .find(|c: char| !c.is_alphabetic())
-            .unwrap_or(next.len());
-        lookup(&next[..len]) & F_PLACE_NOUN != 0
+        self.cap_word_follows(p) && lookup(self.word_after(p)) & F_PLACE_NOUN != 0
     }
 
     /// Whether " of " and a capitalised word follow byte `p`.
@@ -2422,7 +2412,8 @@ impl<'a> Scanner<'a> {
     }
 
     /// The word of letters right after one space at byte `p` ("" when no space, or no letter,
-    /// is there): what lowercase names and their cues look ahead at.
+    /// is there): what the rules that look one word ahead read (a cue's name, a place's noun,
+    /// a listed name's next word, a says-verb).
     fn word_after(&self, p: usize) -> &'a str {
         self.slice(p, self.bytes.len())
             .strip_prefix(' ')

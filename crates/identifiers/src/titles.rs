@@ -228,13 +228,8 @@ impl<'a> Scanner<'a> {
             return false;
         }
         let opens_sentence = first.sent_init;
-        let Some(rest) = self.slice(p, self.bytes.len()).strip_prefix(' ') else {
-            return false;
-        };
-        let len = rest
-            .find(|c: char| !c.is_alphabetic())
-            .unwrap_or(rest.len());
-        let (second, after) = rest.split_at(len);
+        let second = self.word_after(p);
+        let after = self.slice(p + 1 + second.len(), self.bytes.len());
         if !second.starts_with(char::is_uppercase)
             || after.starts_with(' ') && after[1..].starts_with(char::is_uppercase)
             || lookup(second) & (F_GIVEN | F_NAME | F_TIME) != 0
