@@ -1,15 +1,18 @@
 // Strings cross into the wasm byte for byte, whatever their length and content: build-pkg.mjs
 // sends strings of 64+ characters with one TextEncoder.encodeInto instead of wasm-bindgen's
 // charCodeAt loop, and falls back to wasm-bindgen's path for what does not fit. textHash hashes
-// the UTF-8 bytes the wasm received; the same FNV-1a over TextEncoder's bytes must agree.
+// the UTF-8 bytes the wasm received; the same FNV-1a over TextEncoder's bytes must agree, in
+// Node and in headless Chromium (Blink's TextEncoder, the browser entry).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 import { textHash, extractIdentifiers, EmbeddedStore } from 'neotoma-agent-wasm';
+import { startStaticServer, launchChromium, repoRoot } from '../server/static-server.mjs';
 
 function fnv1a(text) {
   let h = 0xcbf29ce484222325n;
@@ -74,4 +77,26 @@ test('the patched glue is what ships', () => {
   const pkgDir = dirname(require.resolve('neotoma-agent-wasm/package.json'));
   const glue = readFileSync(join(pkgDir, 'neotoma_agent_wasm.js'), 'utf8');
   assert.match(glue, /if \(len >= 64\) \{\n\s+let \{ read, written \} = cachedTextEncoder\.encodeInto/);
+});
+
+test('in Chromium the same bytes arrive, through the browser entry', { timeout: 60_000 }, async () => {
+  const blank = mkdtempSync(join(tmpdir(), 'strings-page-'));
+  writeFileSync(join(blank, 'index.html'), '<!doctype html><title>strings</title>');
+  const web = await startStaticServer({ mounts: [['/pkg/', join(repoRoot, 'pkg')], ['/', blank]] });
+  const browser = await launchChromium();
+  try {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(web.url + '/');
+    const hashes = await page.evaluate(async (texts) => {
+      const m = await import('/pkg/browser.mjs');
+      return Object.fromEntries(Object.entries(texts).map(([name, text]) => [name, m.textHash(text)]));
+    }, cases);
+    for (const [name, text] of Object.entries(cases)) {
+      assert.equal(hashes[name], fnv1a(text), name);
+    }
+  } finally {
+    await browser.close();
+    await web.close();
+    rmSync(blank, { recursive: true, force: true });
+  }
 });
