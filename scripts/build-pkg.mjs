@@ -130,7 +130,7 @@ if (cfg.wasm_opt?.enabled !== false) {
 // fills the buffer the loop would have, and what did not fit (non-ASCII) goes as wasm-bindgen
 // sends it. The patch is matched exactly: a wasm-bindgen whose glue differs fails the build here.
 {
-  const glue = readFileSync(glueFile, 'utf8');
+  const glueText = readFileSync(glueFile, 'utf8');
   const anchor = '    let len = arg.length;\n    let ptr = malloc(len, 1) >>> 0;\n';
   const fast = `${anchor}
     if (len >= 64) {
@@ -145,10 +145,10 @@ if (cfg.wasm_opt?.enabled !== false) {
         return ptr;
     }
 `;
-  if (glue.split(anchor).length !== 2) {
+  if (glueText.split(anchor).length !== 2) {
     throw new Error(`${glueFile}: passStringToWasm0 is not the one build-pkg.mjs patches (wasm-bindgen changed?)`);
   }
-  writeFileSync(glueFile, glue.replace(anchor, fast));
+  writeFileSync(glueFile, glueText.replace(anchor, fast));
   step('glue: strings of 64+ characters cross with one encodeInto');
 }
 
