@@ -15,7 +15,8 @@
 // crate: 17.5 KB) for the token shapes (README, Measured); session 7's rules +3.5 KB, session
 // 8's glue patch for long strings (+76 B), rules (+1.2 KB), names in scripts without case
 // (+1.5 KB), word lists (German nouns, abbreviations, log statuses: +0.6 KB) and later rules
-// and names (+1.7 KB): 324,110 in all. The ceiling grows by each feature's
+// and names (+1.7 KB), less the review's one helper in place of nine copies (-0.8 KB):
+// 323,267 in all. The ceiling grows by each feature's
 // measured cost, written here; the other way out, the embedded store (about 31 KB) in a module
 // of its own, is still open (the notes of issues 10 to 13).
 // `make pkg` already fails above the budget; this test re-measures the built files itself, so a
@@ -30,7 +31,7 @@ import { gzipSync, constants as zc } from 'node:zlib';
 import { parse as parseToml } from 'smol-toml';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CEILING_BYTES = 324_200;
+const CEILING_BYTES = 323_300;
 
 test('the .wasm and the glue together stay within the budget, at most 319,200 bytes gzip', () => {
   const cfg = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
