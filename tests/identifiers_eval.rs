@@ -479,6 +479,26 @@ fn identifier_extraction_chat_tune28_set_f1() {
     assert!(f1 >= 0.80, "F1 {f1:.3} is below 0.80");
 }
 
+/// Tune29 and tune30: written blind at the start of session 9 and scored on arrival (F1
+/// TUNE29 and TUNE30), then tuned on.
+#[test]
+fn identifier_extraction_chat_tune29_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat tune29 set)",
+        "identifiers-chat-tune29.jsonl",
+    );
+    assert!(f1 >= 0.80, "F1 {f1:.3} is below 0.80");
+}
+
+#[test]
+fn identifier_extraction_chat_tune30_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat tune30 set)",
+        "identifiers-chat-tune30.jsonl",
+    );
+    assert!(f1 >= 0.80, "F1 {f1:.3} is below 0.80");
+}
+
 /// Tune26: written blind in session 8 and scored on arrival after its first rules (F1 0.933),
 /// then tuned on.
 #[test]

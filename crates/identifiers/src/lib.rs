@@ -677,6 +677,26 @@ impl<'a> Scanner<'a> {
         blind
     }
 
+    /// Whether the line near byte `i` (300 bytes either side) holds a letter of Polish or
+    /// Czech that Portuguese and Spanish lack.
+    fn slavic_near(&self, i: usize) -> bool {
+        let (mut from, mut to) = (i.saturating_sub(300), self.bytes.len().min(i + 300));
+        while !self.text.is_char_boundary(from) {
+            from += 1;
+        }
+        while !self.text.is_char_boundary(to) {
+            to -= 1;
+        }
+        let (before, after) = self.slice(from, to).split_at(i - from);
+        let line = before
+            .rsplit('\n')
+            .next()
+            .into_iter()
+            .chain(after.split('\n').next());
+        line.flat_map(str::chars)
+            .any(|c| "ąęłśźżćńěščřůžŁŚŻŹĆŠČŘŽ".contains(c))
+    }
+
     /// Whether the line at byte `i` is a markdown heading of one word ("## Thoughts") or of at
     /// most four English words ("## Weekly Review", "### Open questions").
     fn plain_heading(&self, i: usize) -> bool {
@@ -1636,6 +1656,19 @@ impl<'a> Scanner<'a> {
                 // "Portrait of a Lady on Fire", "Diary of a Wimpy Kid", "To Kill a
                 // Mockingbird".
                 self.try_conn(F_CONNECTOR, false)
+            } else if matches!(w, "an" | "vor" | "ob")
+                && matches!(self.run.last(), Some(El::Word(p)) if !p.has(F_GIVEN | F_NAME | F_ALWAYS_DROP))
+                && self.word_after(end) == "der"
+                && self.cap_word_follows(end + 4)
+            {
+                // "Mülheim an der Ruhr", "Bad Homburg vor der Höhe", "Rothenburg ob der
+                // Tauber": a German place by its river or hill ("Lisa an der Kasse" is where
+                // someone is).
+                self.try_conn(F_CONNECTOR, false)
+            } else if w == "do" && self.slavic_near(b) {
+                // "z Kasią do Zakopanego": Polish and Czech "do" is "to", Portuguese "do" joins
+                // a name ("Foz do Iguaçu").
+                false
             } else if flags & F_CONNECTOR != 0 {
                 self.try_conn(flags, w == "of")
             } else if w == "and" && self.the_title_follows(end) {
@@ -1659,7 +1692,7 @@ impl<'a> Scanner<'a> {
             } else if (flags & F_MID_DROP != 0 || matches!(w, "with" | "over" | "under"))
                 && self.title_mode()
             {
-                self.try_title_joiner(w)
+                self.try_title_joiner(w, end)
             } else {
                 false
             };

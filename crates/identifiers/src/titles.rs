@@ -20,6 +20,10 @@ impl<'a> Scanner<'a> {
             {
                 return true;
             }
+            // "or A Farewell to Arms": so does a capital "A".
+            if w.kind == Kind::Initial && !w.sent_init && self.bytes[w.start] == b'A' {
+                return true;
+            }
         }
         // Most runs hold no "The" at all: a plain loop on length and first byte first.
         let mut has_the = false;
@@ -164,12 +168,22 @@ impl<'a> Scanner<'a> {
                     | "Their"
                     | "This"
                     | "That"
+                    // "Saw Past Lives at …": an irregular past tense (`is_verb_form` reads -ed).
+                    | "Saw"
+                    | "Read"
+                    | "Heard"
+                    | "Got"
+                    | "Bought"
+                    | "Found"
+                    | "Lent"
+                    | "Took"
             );
         Some(if outside { end + 1 } else { start })
     }
 
     /// "in", "to", "on", "at" after a title word; "a", "an" after such a preposition or "of".
-    pub(super) fn try_title_joiner(&mut self, w: &str) -> bool {
+    /// `end`: where `w` ends.
+    pub(super) fn try_title_joiner(&mut self, w: &str, end: usize) -> bool {
         let article = matches!(w, "a" | "an");
         if !article
             && !matches!(
@@ -180,6 +194,11 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if self.poss.is_some() || self.overflow || self.run.len() >= MAX_RUN_ELEMENTS {
+            return false;
+        }
+        // "Past Lives at the Odeon": "at the" says where a work is seen, not inside its title
+        // ("Everything Everywhere All at Once" still joins).
+        if w == "at" && self.word_after(end) == "the" {
             return false;
         }
         let ok = match self.run.last() {
@@ -288,6 +307,9 @@ impl<'a> Scanner<'a> {
     pub(super) fn opens_title(&self, w: &Word, rest: &[El]) -> bool {
         let of = |e: &El| matches!(e, El::Conn { of: true, .. });
         match self.slice(w.start, w.end) {
+            // "processional is A Thousand Years": inside a sentence, a capital article opens
+            // a title whatever follows.
+            "A" | "An" if !w.sent_init => matches!(rest.first(), Some(El::Word(_))),
             "A" => matches!(rest.first(), Some(El::Word(_))) && rest.iter().any(of),
             // "books like Where the Crawdads Sing": a question's word capitalised inside a
             // sentence, before "the", opens a title.
