@@ -318,7 +318,8 @@ struct Scanner<'a> {
     /// and what comes next decides whether the `'s` is part of the name ("Trader Joe's on
     /// Main", "Joe's Pizza") or a person's possessive ("Maria's birthday").
     poss: Option<(usize, usize)>,
-    /// The run is a title joined by "and the" ("Harry Potter and the Philosopher's Stone").
+    /// The run is a title joined by "and the" ("Harry Potter and the Philosopher's Stone") or
+    /// a subtitle's colon ("The Legend of Zelda: Tears of the Kingdom").
     title_run: bool,
     /// The run opened a sentence in title case ("Call Me by Your Name soundtrack…"): where
     /// the title's first word starts (the sentence's first word, or the second when the first
@@ -927,6 +928,14 @@ impl<'a> Scanner<'a> {
             self.other();
             return;
         }
+        if colon && token_end == e + 1 && self.subtitle_follows(e) {
+            // "The Legend of Zelda: Tears of the Kingdom": a title's subtitle after its colon.
+            if s < e {
+                self.classify(self.slice(s, e), s, e, false);
+            }
+            self.title_run = self.try_conn(F_CONNECTOR, false);
+            return;
+        }
         if colon && core.bytes().all(|c| c.is_ascii_lowercase()) {
             // "Lessons learned:", "Action items:": a two-word label.
             self.drop_label(None);
@@ -951,6 +960,34 @@ impl<'a> Scanner<'a> {
         } else if other {
             self.flush();
         }
+    }
+
+    /// Whether the run, with the word ending at `e` before a colon, is a title ("… of …",
+    /// not opening its line unless it opens with "The") and a subtitle follows the colon: a
+    /// capitalised word, then "of", "the" or another capitalised word ("Pirates of the
+    /// Caribbean: At World's End"; "Head of Sales: Priya Shah" is a label, and "Bank of America:
+    /// Jane called" names someone after it).
+    fn subtitle_follows(&self, e: usize) -> bool {
+        let Some(El::Word(first)) = self.run.first() else {
+            return false;
+        };
+        let titled = self
+            .run
+            .iter()
+            .any(|el| matches!(el, El::Conn { of: true, .. }));
+        if !titled
+            || !self.cap_word_follows(e + 1)
+            || lookup(self.word_after(e + 1)) & (F_NAME | F_GIVEN) != 0
+            || (self.opens_line(first.start) && self.slice(first.start, first.end) != "The")
+        {
+            return false;
+        }
+        let next = e + 2 + self.word_after(e + 1).len();
+        let after = self.slice(next, self.bytes.len());
+        let after = after.strip_prefix("'s").unwrap_or(after);
+        after.starts_with(" of ")
+            || after.starts_with(" the ")
+            || self.cap_word_follows(self.bytes.len() - after.len())
     }
 
     /// Whether the word `s..e`, cut at `token_end` of one apostrophe, is a capitalised word
@@ -1522,6 +1559,15 @@ impl<'a> Scanner<'a> {
         {
             // "mrs o'sullivan": an Irish family name typed in lowercase after a title.
             self.emit_id(b, b + w.len());
+        } else if !self.sentence_start
+            && w.starts_with(|c: char| c.is_ascii_uppercase())
+            && w != "I'm"
+            && self.cap_word_follows(b + w.len())
+        {
+            // "exit song is Don't Stop Me Now", "is It's Always Sunny in Philadelphia": a
+            // contraction capitalised inside a sentence opens a title.
+            self.flush();
+            self.word(b, b + w.len(), Kind::Cap, 0);
         } else {
             // A contraction ("I'm", "Don't", "we'll"): a function word.
             self.filler();

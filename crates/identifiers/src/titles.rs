@@ -20,8 +20,12 @@ impl<'a> Scanner<'a> {
             {
                 return true;
             }
-            // "or A Farewell to Arms": so does a capital "A".
-            if w.kind == Kind::Initial && !w.sent_init && self.bytes[w.start] == b'A' {
+            // "or A Farewell to Arms", "is Can't Help Falling in Love": so do a capital "A"
+            // and a contraction.
+            let contraction = || w.kind == Kind::Cap && self.slice(w.start, w.end).contains('\'');
+            if !w.sent_init
+                && ((w.kind == Kind::Initial && self.bytes[w.start] == b'A') || contraction())
+            {
                 return true;
             }
         }
