@@ -2605,6 +2605,26 @@ impl<'a> Scanner<'a> {
             )
     }
 
+    /// Whether `w` opens an action item, " to " and a verb after it: a list's item or after a
+    /// label's colon ("- [ ] Bill to email Deloitte", "Action: Grace to set up …"; "Hope to
+    /// see you there" opens no item).
+    fn action_owner(&self, w: &Word) -> bool {
+        let before = self.bytes[..w.start].trim_ascii_end();
+        let line = &before[before
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1)..];
+        let item = before.ends_with(b":")
+            || matches!(
+                line.trim_ascii(),
+                b"-" | b"*" | b"- [ ]" | b"- [x]" | b"\xe2\x80\xa2"
+            );
+        item && self.word_after(w.end) == "to" && {
+            let verb = self.word_after(w.end + 3);
+            verb.len() > 1 && verb.bytes().all(|c| c.is_ascii_lowercase())
+        }
+    }
+
     /// Whether a word carries a possessive `'s` (kept in it, or right after it).
     fn owns(&self, w: &Word) -> bool {
         let word = self.slice(w.start, w.end);

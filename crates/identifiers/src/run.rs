@@ -157,7 +157,9 @@ impl<'a> Scanner<'a> {
             let person = maybe
                 && (w.has(F_GIVEN) || is_name_like_month(name))
                 && (self.owns(w)
-                    || (w.has(F_GIVEN) && w.sent_init && self.person_acts_after(w.end, true)));
+                    || (w.has(F_GIVEN)
+                        && w.sent_init
+                        && (self.person_acts_after(w.end, true) || self.action_owner(w))));
             if person {
                 return Some((w.start, w.start + name.len()));
             }
