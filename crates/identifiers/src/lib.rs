@@ -2610,10 +2610,13 @@ impl<'a> Scanner<'a> {
     /// see you there" opens no item).
     fn action_owner(&self, w: &Word) -> bool {
         let before = self.bytes[..w.start].trim_ascii_end();
-        let line = &before[before
-            .iter()
-            .rposition(|&c| c == b'\n')
-            .map_or(0, |i| i + 1)..];
+        // The line's few bytes before it (a long line is read no further back).
+        let tail = &before[before.len().saturating_sub(8)..];
+        let line = match tail.iter().rposition(|&c| c == b'\n') {
+            Some(i) => &tail[i + 1..],
+            None if tail.len() == before.len() => tail,
+            None => b"",
+        };
         let item = before.ends_with(b":")
             || matches!(
                 line.trim_ascii(),
