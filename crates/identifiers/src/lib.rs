@@ -681,6 +681,27 @@ impl<'a> Scanner<'a> {
     /// Whether the line near byte `i` (300 bytes either side) holds a letter of Polish or
     /// Czech that Portuguese and Spanish lack.
     fn slavic_near(&self, i: usize) -> bool {
+        self.line_near(i)
+            .flat_map(str::chars)
+            .any(|c| "ąęłśźżćńěščřůžŁŚŻŹĆŠČŘŽ".contains(c))
+    }
+
+    /// Whether the line near byte `i` (300 bytes either side) holds a function word of
+    /// Indonesian or Malay ("ke", "sama", "yang"), where "di" is "at" ("Budi di Bandung"), not
+    /// the "di" of Italian names ("Castellammare di Stabia").
+    fn malay_near(&self, i: usize) -> bool {
+        self.line_near(i).any(|part| {
+            part.split(|c: char| !c.is_alphabetic()).any(|w| {
+                matches!(
+                    w,
+                    "ke" | "sama" | "yang" | "aku" | "dan" | "dari" | "untuk" | "dengan" | "mau"
+                )
+            })
+        })
+    }
+
+    /// The line around byte `i`, at most 300 bytes either side, in its two parts.
+    fn line_near(&self, i: usize) -> impl Iterator<Item = &'a str> {
         let (mut from, mut to) = (i.saturating_sub(300), self.bytes.len().min(i + 300));
         while !self.text.is_char_boundary(from) {
             from += 1;
@@ -689,13 +710,11 @@ impl<'a> Scanner<'a> {
             to -= 1;
         }
         let (before, after) = self.slice(from, to).split_at(i - from);
-        let line = before
+        before
             .rsplit('\n')
             .next()
             .into_iter()
-            .chain(after.split('\n').next());
-        line.flat_map(str::chars)
-            .any(|c| "ąęłśźżćńěščřůžŁŚŻŹĆŠČŘŽ".contains(c))
+            .chain(after.split('\n').next())
     }
 
     /// Whether the line at byte `i` is a markdown heading of one word ("## Thoughts") or of at
@@ -1714,6 +1733,8 @@ impl<'a> Scanner<'a> {
             } else if w == "do" && self.slavic_near(b) {
                 // "z Kasią do Zakopanego": Polish and Czech "do" is "to", Portuguese "do" joins
                 // a name ("Foz do Iguaçu").
+                false
+            } else if w == "di" && self.malay_near(b) {
                 false
             } else if flags & F_CONNECTOR != 0 {
                 self.try_conn(flags, w == "of")
