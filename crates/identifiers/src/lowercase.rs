@@ -93,8 +93,11 @@ impl<'a> Scanner<'a> {
                     self.word_before(cs),
                     "my" | "our" | "your" | "his" | "her" | "their"
                 ));
-        if !slot || !is_unknown_lowercase(w) {
+        if !slot {
             return false;
+        }
+        if !is_unknown_lowercase(w) {
+            return self.plain_words_name_a_place(w, b, cue);
         }
         if cue == "is"
             && [
@@ -152,6 +155,38 @@ impl<'a> Scanner<'a> {
         self.taken_end = end;
         self.lowercase_name_end = end;
         true
+    }
+
+    /// "at smile studio", "on old kent road", "from riverside vets": after a place's
+    /// preposition, one or two plain words the lexicon does not know, then a place's noun,
+    /// name the place (emitted). "at the studio", "at city hall" have an article or a word
+    /// the lexicon knows.
+    fn plain_words_name_a_place(&mut self, w: &str, b: usize, cue: &str) -> bool {
+        if !matches!(cue, "at" | "from" | "near" | "on" | "called" | "via")
+            || lookup(w) != 0
+            || !w.bytes().all(|c| c.is_ascii_lowercase())
+        {
+            return false;
+        }
+        let mut at = b + w.len();
+        for _ in 0..2 {
+            let next = self.word_after(at);
+            let flags = lookup(next);
+            at += 1 + next.len();
+            if flags & (F_STREET | F_PLACE_NOUN) != 0 {
+                if self.bytes.get(at).is_some_and(u8::is_ascii_alphanumeric) {
+                    return false;
+                }
+                self.emit_id(b, at);
+                self.taken_end = at;
+                self.lowercase_name_end = at;
+                return true;
+            }
+            if next.is_empty() || flags != 0 || !next.bytes().all(|c| c.is_ascii_lowercase()) {
+                return false;
+            }
+        }
+        false
     }
 
     /// The end of an unlisted lowercase name at `b..end` with its 's when it names a shop: after
