@@ -678,43 +678,44 @@ impl<'a> Scanner<'a> {
         blind
     }
 
-    /// Whether the line near byte `i` (300 bytes either side) holds a letter of Polish or
-    /// Czech that Portuguese and Spanish lack.
-    fn slavic_near(&self, i: usize) -> bool {
-        self.line_near(i)
-            .flat_map(str::chars)
-            .any(|c| "ąęłśźżćńěščřůžŁŚŻŹĆŠČŘŽ".contains(c))
+    /// Whether the line near byte `i` holds a letter of Latin Extended-A (UTF-8 lead byte C4
+    /// or C5): Polish, Czech, Croatian or Vietnamese, where "do" is "to" or "by" ("z Kasią do
+    /// Zakopanego"); Portuguese and Spanish write none.
+    fn extended_latin_near(&self, i: usize) -> bool {
+        self.line_near(i).iter().any(|&c| matches!(c, 0xC4 | 0xC5))
     }
 
-    /// Whether the line near byte `i` (300 bytes either side) holds a function word of
-    /// Indonesian or Malay ("ke", "sama", "yang"), where "di" is "at" ("Budi di Bandung"), not
-    /// the "di" of Italian names ("Castellammare di Stabia").
+    /// Whether the line near byte `i` holds a function word of Indonesian or Malay ("ke",
+    /// "sama", "yang"), where "di" is "at" ("Budi di Bandung"), not the "di" of Italian names
+    /// ("Castellammare di Stabia").
     fn malay_near(&self, i: usize) -> bool {
-        self.line_near(i).any(|part| {
-            part.split(|c: char| !c.is_alphabetic()).any(|w| {
-                matches!(
-                    w,
-                    "ke" | "sama" | "yang" | "aku" | "dan" | "dari" | "untuk" | "dengan" | "mau"
-                )
-            })
-        })
+        let line = self.line_near(i);
+        [
+            &b" ke "[..],
+            b" sama ",
+            b" yang ",
+            b" aku ",
+            b" dan ",
+            b" dari ",
+            b" untuk ",
+            b" mau ",
+        ]
+        .iter()
+        .any(|word| line.windows(word.len()).any(|w| w == *word))
     }
 
-    /// The line around byte `i`, at most 300 bytes either side, in its two parts.
-    fn line_near(&self, i: usize) -> impl Iterator<Item = &'a str> {
-        let (mut from, mut to) = (i.saturating_sub(300), self.bytes.len().min(i + 300));
-        while !self.text.is_char_boundary(from) {
-            from += 1;
-        }
-        while !self.text.is_char_boundary(to) {
-            to -= 1;
-        }
-        let (before, after) = self.slice(from, to).split_at(i - from);
-        before
-            .rsplit('\n')
-            .next()
-            .into_iter()
-            .chain(after.split('\n').next())
+    /// The line around byte `i`, at most 300 bytes either side.
+    fn line_near(&self, i: usize) -> &'a [u8] {
+        let (from, to) = (i.saturating_sub(300), self.bytes.len().min(i + 300));
+        let start = self.bytes[from..i]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(from, |k| from + k + 1);
+        let end = self.bytes[i..to]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(to, |k| i + k);
+        &self.bytes[start..end]
     }
 
     /// Whether the line at byte `i` is a markdown heading of one word ("## Thoughts") or of at
@@ -947,14 +948,9 @@ impl<'a> Scanner<'a> {
             self.other();
             return;
         }
-        if colon && token_end == e + 1 && self.subtitle_follows(e) {
-            // "The Legend of Zelda: Tears of the Kingdom": a title's subtitle after its colon.
-            if s < e {
-                self.classify(self.slice(s, e), s, e, false);
-            }
-            self.title_run = self.try_conn(F_CONNECTOR, false);
-            return;
-        }
+        // "The Legend of Zelda: Tears of the Kingdom": a title's subtitle after its colon.
+        let subtitle = colon && token_end == e + 1 && self.subtitle_follows(e);
+        let colon = colon && !subtitle;
         if colon && core.bytes().all(|c| c.is_ascii_lowercase()) {
             // "Lessons learned:", "Action items:": a two-word label.
             self.drop_label(None);
@@ -962,10 +958,15 @@ impl<'a> Scanner<'a> {
         let mut abbrev = false;
         if s < e {
             let trail_punct = period || colon || other;
+            let token_end = if subtitle { e } else { token_end };
             abbrev = self.classify(self.slice(s, e), s, token_end, trail_punct);
             if period {
                 self.keep_suffix_dot(e);
             }
+        }
+        if subtitle {
+            self.title_run = self.try_conn(F_CONNECTOR, false);
+            return;
         }
         if colon {
             self.drop_label(Some(s));
@@ -1730,9 +1731,9 @@ impl<'a> Scanner<'a> {
                 // Tauber": a German place by its river or hill ("Lisa an der Kasse" is where
                 // someone is).
                 self.try_conn(F_CONNECTOR, false)
-            } else if w == "do" && self.slavic_near(b) {
-                // "z Kasią do Zakopanego": Polish and Czech "do" is "to", Portuguese "do" joins
-                // a name ("Foz do Iguaçu").
+            } else if w == "do" && self.extended_latin_near(b) {
+                // "z Kasią do Zakopanego": Polish "do" is "to"; Portuguese "do" joins a name
+                // ("Foz do Iguaçu").
                 false
             } else if w == "di" && self.malay_near(b) {
                 false
@@ -2458,11 +2459,13 @@ impl<'a> Scanner<'a> {
             None if from == 0 => before,
             None => return false,
         };
-        matches!(line.trim_ascii(), b"" | b"-" | b"*" | b"\xe2\x80\xa2")
-            || line
-                .trim_ascii()
-                .strip_suffix(b".")
-                .is_some_and(|n| n.iter().all(u8::is_ascii_digit))
+        matches!(
+            line.trim_ascii(),
+            b"" | b"-" | b"*" | b"- [ ]" | b"- [x]" | b"\xe2\x80\xa2"
+        ) || line
+            .trim_ascii()
+            .strip_suffix(b".")
+            .is_some_and(|n| n.iter().all(u8::is_ascii_digit))
     }
 
     /// Whether the run opens right after a lowercase article ("a", "an", "the") and one space.
@@ -2630,19 +2633,8 @@ impl<'a> Scanner<'a> {
     /// label's colon ("- [ ] Bill to email Deloitte", "Action: Grace to set up …"; "Hope to
     /// see you there" opens no item).
     fn action_owner(&self, w: &Word) -> bool {
-        let before = self.bytes[..w.start].trim_ascii_end();
-        // The line's few bytes before it (a long line is read no further back).
-        let tail = &before[before.len().saturating_sub(8)..];
-        let line = match tail.iter().rposition(|&c| c == b'\n') {
-            Some(i) => &tail[i + 1..],
-            None if tail.len() == before.len() => tail,
-            None => b"",
-        };
-        let item = before.ends_with(b":")
-            || matches!(
-                line.trim_ascii(),
-                b"-" | b"*" | b"- [ ]" | b"- [x]" | b"\xe2\x80\xa2"
-            );
+        let item = self.bytes[..w.start].trim_ascii_end().ends_with(b":")
+            || (self.opens_line(w.start) && !self.line_start(w.start));
         item && self.word_after(w.end) == "to" && {
             let verb = self.word_after(w.end + 3);
             verb.len() > 1 && verb.bytes().all(|c| c.is_ascii_lowercase())
