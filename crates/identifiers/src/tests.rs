@@ -1182,21 +1182,42 @@ fn identifiers_output_is_capped() {
 fn identifiers_particles_by_language_and_titles_by_their_first_word() {
     // Portuguese "do" joins a name; Polish "do" is "to".
     check("Summer plans: Foz do Iguaçu for a week", &["Foz do Iguaçu"]);
-    check("Vou visitar a minha avó em Viana do Castelo no fim de semana", &["Viana do Castelo"]);
+    check(
+        "Vou visitar a minha avó em Viana do Castelo no fim de semana",
+        &["Viana do Castelo"],
+    );
     check("Jutro jadę z Kasią do Zakopanego", &["Kasią", "Zakopanego"]);
     // A German place by its river or hill; a person where she is.
-    check("Shipping from Mülheim an der Ruhr to Newcastle", &["Mülheim an der Ruhr", "Newcastle"]);
-    check("Bad Homburg vor der Höhe or Kronberg?", &["Bad Homburg vor der Höhe", "Kronberg"]);
+    check(
+        "Shipping from Mülheim an der Ruhr to Newcastle",
+        &["Mülheim an der Ruhr", "Newcastle"],
+    );
+    check(
+        "Bad Homburg vor der Höhe or Kronberg?",
+        &["Bad Homburg vor der Höhe", "Kronberg"],
+    );
     // Indonesian "di" is "at"; Italian "di" joins a place's name.
     check("Besok aku ketemu Budi di Bandung", &["Budi", "Bandung"]);
-    check("Siamo a Castellammare di Stabia domani", &["Castellammare di Stabia"]);
+    check(
+        "Siamo a Castellammare di Stabia domani",
+        &["Castellammare di Stabia"],
+    );
     // A capital article or contraction inside a sentence opens a title.
     check("or A Farewell to Arms, which one?", &["A Farewell to Arms"]);
-    check("exit song is Don't Stop Me Now by Queen", &["Don't Stop Me Now", "Queen"]);
-    check("first dance is Can't Help Falling in Love, then", &["Can't Help Falling in Love"]);
+    check(
+        "exit song is Don't Stop Me Now by Queen",
+        &["Don't Stop Me Now", "Queen"],
+    );
+    check(
+        "first dance is Can't Help Falling in Love, then",
+        &["Can't Help Falling in Love"],
+    );
     check("Don't forget the milk", &[]);
     // "at the" says where a work is seen.
-    check("we watched Past Lives at the Odeon", &["Past Lives", "Odeon"]);
+    check(
+        "we watched Past Lives at the Odeon",
+        &["Past Lives", "Odeon"],
+    );
     check("Saw Past Lives yesterday", &["Past Lives"]);
     // A title's subtitle after its colon; a label's colon ends it.
     check(
@@ -1208,7 +1229,10 @@ fn identifiers_particles_by_language_and_titles_by_their_first_word() {
         &["Pirates of the Caribbean: At World's End", "Dawn"],
     );
     check("Head of Sales: Priya Shah", &["Priya Shah"]);
-    check("Notes from the Bank of America: John called", &["Bank of America", "John"]);
+    check(
+        "Notes from the Bank of America: John called",
+        &["Bank of America", "John"],
+    );
 }
 
 #[test]
@@ -1216,7 +1240,13 @@ fn identifiers_action_owners_and_plain_named_places() {
     check("Action: Grace to set up a design freeze", &["Grace"]);
     check("- [ ] Bill to email Deloitte", &["Bill", "Deloitte"]);
     check("Hope to see you there", &[]);
-    check("i need a dentist, mine is at smile studio in town", &["smile studio"]);
-    check("the electrician from bright spark electrical quoted 450", &["bright spark electrical"]);
+    check(
+        "i need a dentist, mine is at smile studio in town",
+        &["smile studio"],
+    );
+    check(
+        "the electrician from bright spark electrical quoted 450",
+        &["bright spark electrical"],
+    );
     check("meet me at the studio", &[]);
 }
