@@ -142,6 +142,9 @@ pub(super) const F_PLACE_NOUN: u32 = 1 << 23;
 /// A word that a number after it counts ("Sprint 41", "Week 3", "Gate 12", "Flat 3"): the two
 /// name a slot in a series, not a record.
 pub(super) const F_COUNTED: u32 = 1 << 24;
+/// Never in the lexicon: set by the scanner on a capitalised contraction it keeps as a run's
+/// word ("is Don't Stop Me Now"), which opens a title.
+pub(super) const F_CONTRACTION: u32 = 1 << 31;
 
 /// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
 /// The lexicon's hash: eight bytes a step (FNV takes one, and a lookup runs at most words of

@@ -1587,7 +1587,7 @@ impl<'a> Scanner<'a> {
             // "exit song is Don't Stop Me Now", "is It's Always Sunny in Philadelphia": a
             // contraction capitalised inside a sentence opens a title.
             self.flush();
-            self.word(b, b + w.len(), Kind::Cap, 0);
+            self.word(b, b + w.len(), Kind::Cap, F_CONTRACTION);
         } else {
             // A contraction ("I'm", "Don't", "we'll"): a function word.
             self.filler();

@@ -22,9 +22,9 @@ impl<'a> Scanner<'a> {
             }
             // "or A Farewell to Arms", "is Can't Help Falling in Love": so do a capital "A"
             // and a contraction.
-            let contraction = || w.kind == Kind::Cap && self.slice(w.start, w.end).contains('\'');
             if !w.sent_init
-                && ((w.kind == Kind::Initial && self.bytes[w.start] == b'A') || contraction())
+                && ((w.kind == Kind::Initial && self.bytes[w.start] == b'A')
+                    || w.has(F_CONTRACTION))
             {
                 return true;
             }
