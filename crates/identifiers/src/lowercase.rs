@@ -157,6 +157,27 @@ impl<'a> Scanner<'a> {
         true
     }
 
+    /// Where a place's noun ends that follows byte `p` after at most one plain word the
+    /// lexicon does not know ("leeds road", "victoria palace theatre", "phoenix mall").
+    fn place_noun_end(&self, p: usize) -> Option<usize> {
+        let mut at = p;
+        for _ in 0..2 {
+            let next = self.word_after(at);
+            let flags = lookup(next);
+            at += 1 + next.len();
+            if next.is_empty() || !next.bytes().all(|c| c.is_ascii_lowercase()) {
+                return None;
+            }
+            if flags & (F_STREET | F_PLACE_NOUN) != 0 {
+                return (!self.bytes.get(at).is_some_and(u8::is_ascii_alphanumeric)).then_some(at);
+            }
+            if flags != 0 {
+                return None;
+            }
+        }
+        None
+    }
+
     /// "at smile studio", "on old kent road", "from riverside vets": after a place's
     /// preposition, one or two plain words the lexicon does not know, then a place's noun,
     /// name the place (emitted). "at the studio", "at city hall" have an article or a word
@@ -332,6 +353,7 @@ impl<'a> Scanner<'a> {
             let listed = next.starts_with(char::is_lowercase)
                 && lookup(next) & (F_NAME | F_STARTER | F_COMMON | F_MID_DROP) == F_NAME;
             let end = if listed { end + 1 + next.len() } else { end };
+            let end = self.place_noun_end(end).unwrap_or(end);
             self.emit_id(b, end);
             self.lowercase_name_end = end;
             self.taken_end = end;
