@@ -137,6 +137,21 @@ impl<'a> Scanner<'a> {
         None
     }
 
+    /// "404 Not Found", "503 Service Unavailable": the run is English words after an HTTP
+    /// status code (read as a house number, "42 Elm Street", and so in the run).
+    fn http_status_phrase(&self) -> bool {
+        let [El::Ord { start, .. }, words @ ..] = self.run.as_slice() else {
+            return false;
+        };
+        let code = self.bytes.get(*start..start + 4).is_some_and(|c| {
+            matches!(c[0], b'1'..=b'5') && c[1..3].iter().all(u8::is_ascii_digit) && c[3] == b' '
+        });
+        code && !words.is_empty()
+            && words
+                .iter()
+                .all(|e| self.is_english_cap_word(e, F_COMMON | F_STARTER))
+    }
+
     /// The name the current run spells, if any, as a byte range.
     pub(super) fn run_span(&self) -> Option<(usize, usize)> {
         if self.overflow {
@@ -205,7 +220,7 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
-        if roles || self.names_a_team() {
+        if roles || self.names_a_team() || self.http_status_phrase() {
             return None;
         }
         if let [El::Word(w), El::Num { .. }] = self.run.as_slice() {
