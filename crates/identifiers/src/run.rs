@@ -365,7 +365,7 @@ impl<'a> Scanner<'a> {
                     let common = || {
                         w.has(F_COMMON | F_STARTER)
                             || (!w.has(F_NAME | F_GIVEN)
-                                && is_english_ascii(self.slice(w.start, w.end))
+                                && is_english_or_plural(self.slice(w.start, w.end))
                                 && !(w.flags == 0
                                     && (self.says_or_owns_after(w.end)
                                         || self.person_label_before(w.start)
