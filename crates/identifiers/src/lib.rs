@@ -1277,7 +1277,9 @@ impl<'a> Scanner<'a> {
                 self.other();
             }
         } else if shape.slash {
-            if is_path(w) || is_slash_id(w) {
+            // "/shared/営業": a path runs on past the Latin letters.
+            let root = || is_root_segment(w) && self.bytes.get(end) != Some(&b'/');
+            if is_path(w) || is_slash_id(w) || root() {
                 // "/mnt/backup/photos/": a directory's trailing slash belongs to its path.
                 let end = end + usize::from(self.bytes.get(end) == Some(&b'/'));
                 self.emit_id(b, end);
@@ -1363,7 +1365,13 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if w.bytes().all(|c| c == b'.' || c.is_ascii_digit()) {
-            if self.shape(Asked::Ipv4, w, shapes::is_ipv4) {
+            // "4129.553.087": groups of three after four digits or more are a booking's
+            // number, not thousands.
+            let mut groups = w.split('.');
+            let booking = groups.next().is_some_and(|g| g.len() >= 4)
+                && w.len() >= 11
+                && groups.all(|g| g.len() == 3);
+            if booking || self.shape(Asked::Ipv4, w, shapes::is_ipv4) {
                 self.emit_id(b, end);
             } else {
                 self.other();

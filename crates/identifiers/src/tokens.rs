@@ -183,6 +183,18 @@ pub(super) fn is_path(w: &str) -> bool {
         .is_some_and(|(stem, ext)| !stem.is_empty() && lookup(ext) & F_FILE_EXT != 0)
 }
 
+/// "/healthz", "/data": a root folder or an endpoint, one segment of four chars or more ("/s",
+/// "/srs" are tone tags).
+pub(super) fn is_root_segment(w: &str) -> bool {
+    w.len() >= 5
+        && w.strip_prefix('/').is_some_and(|name| {
+            name.starts_with(|c: char| c.is_ascii_lowercase())
+                && name
+                    .bytes()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+        })
+}
+
 /// Lowercase hyphenated names with a number: "prod-db-03", "web-01", "covid-19"; not
 /// "3-day", "top-10" or "mid-2024".
 pub(super) fn is_host_like(w: &str) -> bool {
