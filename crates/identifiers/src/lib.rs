@@ -1924,11 +1924,29 @@ impl<'a> Scanner<'a> {
             // Greek chat a sentence opens with a verb, a question word or a noun far more
             // often than with a name; before a lowercase word of its script or a number it is
             // read as one (18 such openings in the tuning sets, no name among them).
+            // "Ольга сказала", "Наташа просила": a verb of speech after it makes it someone.
             let next = self.slice(b + w.len(), self.bytes.len());
+            let speaks = || {
+                const SPEECH: [&str; 10] = [
+                    "сказал",
+                    "просил",
+                    "попросил",
+                    "посоветовал",
+                    "написал",
+                    "спросил",
+                    "говорит",
+                    "пишет",
+                    "предложил",
+                    "напомнил",
+                ];
+                let word = next.trim_start_matches(' ');
+                SPEECH.iter().any(|v| word.starts_with(v))
+            };
             if next
                 .strip_prefix(' ')
                 .and_then(|n| n.chars().next())
                 .is_some_and(|c| (c.is_lowercase() && cyrillic_or_greek(c)) || c.is_ascii_digit())
+                && !speaks()
             {
                 flags |= F_STARTER;
             }
