@@ -1250,3 +1250,24 @@ fn identifiers_action_owners_and_plain_named_places() {
     );
     check("meet me at the studio", &[]);
 }
+
+#[test]
+fn identifiers_status_codes_plurals_roots_bookings_and_speech() {
+    // English words after an HTTP status code are its phrase; an address keeps its words.
+    check("npm ERR! 404 Not Found - GET", &[]);
+    check("we live at 221 Baker Street now", &["221 Baker Street"]);
+    // A sentence's first word that is the plural of a word.
+    check("Minutes — vendor review", &[]);
+    check("Vendors to evaluate: CrowdStrike", &["CrowdStrike"]);
+    // A listed lowercase name runs on to a place's noun.
+    check("clinic is on leeds road", &["leeds road"]);
+    // One root segment is a path; a tone tag is not.
+    check("health check hits /healthz every 10s", &["/healthz"]);
+    check("that was mean /srs", &[]);
+    // A booking's number in dotted groups; thousands are not one.
+    check("Buchungsnummer 4129.553.087 ok", &["4129.553.087"]);
+    check("paid 1.234.567 euros", &[]);
+    // A Russian sentence's first word before a verb of speech.
+    check("Наташа посоветовала книгу", &["Наташа"]);
+    check("Напомни мне завтра", &[]);
+}
