@@ -1147,7 +1147,13 @@ impl<'a> Scanner<'a> {
     /// "Acme Inc.", "Sammy Davis Jr.": these suffixes keep their period.
     fn keep_suffix_dot(&mut self, end: usize) {
         let suffix = match self.run.last() {
-            Some(El::Word(w)) => w.end == end && w.has(F_SUFFIX_DOT) && self.run.len() > 1,
+            // "Fontaines D.C.": dotted initials after a name keep their last dot too.
+            Some(El::Word(w)) => {
+                w.end == end
+                    && self.run.len() > 1
+                    && (w.has(F_SUFFIX_DOT)
+                        || (w.kind == Kind::Initial && self.bytes[w.start..end].contains(&b'.')))
+            }
             _ => false,
         };
         if suffix && self.bytes.get(end) == Some(&b'.') {
