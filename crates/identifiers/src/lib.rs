@@ -1863,6 +1863,10 @@ impl<'a> Scanner<'a> {
     /// A capitalised word ("Berlin", "Dr", "Monday", "St").
     /// `flags`: the word's lexicon flags, `lookup(w)`.
     fn cap_word(&mut self, w: &'a str, b: usize, mut flags: u32) -> bool {
+        // "vào thứ Năm": a Vietnamese weekday, "day" and its number.
+        if self.text[..b].ends_with("thứ ") {
+            flags |= F_TIME;
+        }
         if flags & (F_NAME | F_GIVEN | F_HONORIFIC) == 0
             && self.case_blind(b + w.len())
             && (flags != 0 || is_english_ascii(w))
