@@ -142,6 +142,9 @@ pub(super) const F_PLACE_NOUN: u32 = 1 << 23;
 /// A word that a number after it counts ("Sprint 41", "Week 3", "Gate 12", "Flat 3"): the two
 /// name a slot in a series, not a record.
 pub(super) const F_COUNTED: u32 = 1 << 24;
+/// The first words of a listed name written with an apostrophe ("sainsbury" and "trader" of
+/// "sainsbury's" and "trader_joe's"): a possessive after them is worth a phrase lookup.
+pub(super) const F_SHOP_PREFIX: u32 = 1 << 25;
 /// Never in the lexicon: set by the scanner on a capitalised contraction it keeps as a run's
 /// word ("is Don't Stop Me Now"), which opens a title.
 pub(super) const F_CONTRACTION: u32 = 1 << 31;
@@ -196,8 +199,14 @@ static FLAGS: LazyLock<WordMap<u32>> = LazyLock::new(|| {
             // "rio_de" and "sainsbury" of "new_york", "rio_de_janeiro" and "sainsbury's".
             let chars = word.char_indices().skip(2).filter(|_| !word.is_ascii());
             let words = word.match_indices(['_', '\'']);
+            // "sainsbury", "trader" of "trader_joe's": a shop's name with its 's.
+            let shop = if word.contains('\'') {
+                F_SHOP_PREFIX
+            } else {
+                0
+            };
             for end in chars.map(|(i, _)| i).chain(words.map(|(i, _)| i)) {
-                *flags.entry(&word.as_bytes()[..end]).or_insert(0) |= F_NAME_PREFIX;
+                *flags.entry(&word.as_bytes()[..end]).or_insert(0) |= F_NAME_PREFIX | shop;
             }
         }
     }
@@ -315,6 +324,20 @@ pub(super) fn lookup(word: &str) -> u32 {
 /// up as names.txt writes them: joined by `_`, with a straight apostrophe.
 pub(super) fn lookup_phrase(words: &str) -> u32 {
     let mut buf = [0u8; MAX_LOOKUP_BYTES];
+    if words.is_ascii() {
+        // Most phrases: byte by byte, no char decoding nor UTF-8 check.
+        let Some(key) = buf.get_mut(..words.len()) else {
+            return 0;
+        };
+        for (k, &c) in key.iter_mut().zip(words.as_bytes()) {
+            *k = if c == b' ' {
+                b'_'
+            } else {
+                c.to_ascii_lowercase()
+            };
+        }
+        return FLAGS.get(&*key).copied().unwrap_or(0);
+    }
     let mut len = 0;
     for c in words.chars() {
         let c = match c {

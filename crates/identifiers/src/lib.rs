@@ -1123,12 +1123,12 @@ impl<'a> Scanner<'a> {
         let Some(first) = self.first_name_word() else {
             return false;
         };
-        // Its first word opens a listed name ("sainsbury", "trader"), and it is no longer than
-        // one: most runs are ruled out without reading them.
+        // Its first word opens a listed name with an 's ("sainsbury", "trader"), and it is no
+        // longer than one: most runs are ruled out without reading them.
         // (A camel-case word, "McDonald", is kept without its flags: looked up here.)
-        let opens = first.has(F_NAME_PREFIX)
+        let opens = first.has(F_SHOP_PREFIX)
             || (first.kind == Kind::Camel
-                && lookup(self.slice(first.start, first.end)) & F_NAME_PREFIX != 0);
+                && lookup(self.slice(first.start, first.end)) & F_SHOP_PREFIX != 0);
         if !opens || end - first.start > MAX_LOOKUP_BYTES {
             return false;
         }

@@ -3,8 +3,8 @@
 
 use crate::chars::is_wordish;
 use crate::lexicon::{
-    is_english_word, lookup, F_COMMON, F_CONNECTOR, F_GIVEN, F_MID_DROP, F_NAME, F_OBJECT,
-    F_STARTER, F_TIME,
+    is_english_word, lookup, F_COMMON, F_CONNECTOR, F_GIVEN, F_MID_DROP, F_NAME, F_NAME_PREFIX,
+    F_OBJECT, F_STARTER, F_TIME,
 };
 
 /// Whether a line is shouted (no lowercase letter, a dozen capitals or more) or has every
@@ -122,7 +122,8 @@ pub(super) fn is_ordinary_cap(w: &str) -> bool {
 pub(super) fn is_unknown_lowercase(w: &str) -> bool {
     w.len() >= 3
         && w.chars().all(|c| c.is_alphabetic() && c.is_lowercase())
-        && lookup(w) == 0
+        // "keanu" of "keanu_reeves": the first word of a listed name is known no better.
+        && lookup(w) & !F_NAME_PREFIX == 0
         && !is_english_word(w)
         && !w
             .strip_suffix('s')
