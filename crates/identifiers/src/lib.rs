@@ -1687,7 +1687,8 @@ impl<'a> Scanner<'a> {
             if w.len() >= 3
                 && self.casual()
                 && self.says_or_owns_after(end)
-                && is_unknown_lowercase(w)
+                // "grace said", "jack's allergist": or a given name that is also a word.
+                && (is_unknown_lowercase(w) || lookup(w) & F_GIVEN != 0)
                 // "the fridge says", "st. mary's": a name takes no article or "st." before it.
                 && !matches!(
                     self.word_before(b),
@@ -1701,6 +1702,18 @@ impl<'a> Scanner<'a> {
                 let end = self.shop_possessive_end(b, end);
                 self.emit_id(b, end);
                 self.lowercase_name_end = end;
+                return false;
+            }
+            let before = self.word_before(b);
+            if w.len() >= 4
+                && matches!(before, "at" | "from" | "on")
+                && !matches!((before, w), ("on", "target") | ("at", "will"))
+                && self.casual()
+                && lookup(w) & (F_GIVEN | F_COMMON) == F_GIVEN
+            {
+                // "from boots", "on delta", "at target": a brand that is also a word, where
+                // one shops or flies ("on target", "at will" are idioms).
+                self.emit_id(b, end);
                 return false;
             }
             let flags = if self.run.is_empty() {

@@ -1278,3 +1278,22 @@ fn identifiers_status_codes_plurals_roots_bookings_and_speech() {
     check("Наташа посоветовала книгу", &["Наташа"]);
     check("Напомни мне завтра", &[]);
 }
+
+#[test]
+fn identifiers_lowercase_brands_and_names_that_are_words() {
+    check("pick up my prescription from boots before 6", &["boots"]);
+    check(
+        "my flight to atlanta on delta got cancelled",
+        &["atlanta", "delta"],
+    );
+    check("we're on target for q3", &[]);
+    check("grace said the dinner was too loud lol", &["grace"]);
+    check("jack's allergist said to try it", &["jack"]);
+    check("the fridge says hi", &[]);
+    // Listed names in lowercase, a work's title with its article among them.
+    check("we finally finished breaking bad", &["breaking bad"]);
+    check(
+        "idk if i should watch the last of us next",
+        &["the last of us"],
+    );
+}
