@@ -1947,29 +1947,14 @@ impl<'a> Scanner<'a> {
             // Greek chat a sentence opens with a verb, a question word or a noun far more
             // often than with a name; before a lowercase word of its script or a number it is
             // read as one (18 such openings in the tuning sets, no name among them).
-            // "Ольга сказала", "Наташа просила": a verb of speech after it makes it someone.
+            // "Ольга сказала", "Наташа просила": a verb of speech after it makes it someone
+            // (`speech_verb`), here and in the other languages below ("Kasia mówi").
             let next = self.slice(b + w.len(), self.bytes.len());
-            let speaks = || {
-                const SPEECH: [&str; 10] = [
-                    "сказал",
-                    "просил",
-                    "попросил",
-                    "посоветовал",
-                    "написал",
-                    "спросил",
-                    "говорит",
-                    "пишет",
-                    "предложил",
-                    "напомнил",
-                ];
-                let word = next.trim_start_matches(' ');
-                SPEECH.iter().any(|v| word.starts_with(v))
-            };
             if next
                 .strip_prefix(' ')
                 .and_then(|n| n.chars().next())
                 .is_some_and(|c| (c.is_lowercase() && cyrillic_or_greek(c)) || c.is_ascii_digit())
-                && !speaks()
+                && !speech_verb(self.word_after(b + w.len()))
             {
                 flags |= F_STARTER;
             }
@@ -1978,6 +1963,7 @@ impl<'a> Scanner<'a> {
             && self.sentence_start
             && flags & (F_NAME | F_GIVEN | F_STARTER) == 0
             && self.opens_sentence_of_another_language(b, b + w.len())
+            && !speech_verb(self.word_after(b + w.len()))
         {
             // "Compré las zapatillas…", "Ik heb bij Albert Heijn…", "Tolong ingatkan saya…": the
             // same for a sentence in a language the lexicon does not hold.

@@ -273,3 +273,42 @@ pub(super) fn strip_possessive(w: &str) -> (&str, bool) {
         _ => (w, false),
     }
 }
+
+/// A verb of speech of another language, after a sentence's first word: that word is someone
+/// ("Ольга сказала", "Kasia mówi", "María dijo"). Russian by its stem (gender and aspect
+/// endings vary), the others as written.
+pub(super) fn speech_verb(w: &str) -> bool {
+    const RUSSIAN: [&str; 10] = [
+        "сказал",
+        "просил",
+        "попросил",
+        "посоветовал",
+        "написал",
+        "спросил",
+        "говорит",
+        "пишет",
+        "предложил",
+        "напомнил",
+    ];
+    matches!(
+        w,
+        "dice"
+            | "dijo"
+            | "disse"
+            | "diz"
+            | "dit"
+            | "sagt"
+            | "meint"
+            | "zegt"
+            | "zei"
+            | "mówi"
+            | "powiedział"
+            | "powiedziała"
+            | "söyledi"
+            | "dedi"
+            | "anasema"
+            | "alisema"
+            | "bilang"
+            | "nói"
+    ) || RUSSIAN.iter().any(|v| w.starts_with(v))
+}
