@@ -51,7 +51,8 @@ glacier firewall firewalls proxy proxies inventory cabin canal hike hikes embass
 cashew cashews chickpea chickpeas spinach penicillin allergist weeknight weeknights buttermilk celsius fahrenheit creds playlist
 playlists podcast podcasts skincare toddler toddlers stroller strollers laptop laptops wifi smartphone headphones earbuds
 refundable overrated unreal busted sourdough recap recaps onsite offline online workflow workflows whiteboard timesheet
-timesheets invoicing payslip payslips checklist checklists renewal renewals`;
+timesheets invoicing payslip payslips checklist checklists renewal renewals
+sci pager mortem`;
 for (const w of chat.split(/\s+/)) {
   if (/^[a-z]{3,}$/.test(w) && !lexicon.has(w) && !names.has(w)) words.add(w);
 }

@@ -205,7 +205,7 @@ pub(super) fn is_host_like(w: &str) -> bool {
     }
     if matches!(
         first,
-        "top" | "mid" | "pre" | "post" | "late" | "early" | "non" | "over" | "under"
+        "top" | "mid" | "pre" | "post" | "late" | "early" | "non" | "over" | "under" | "net"
     ) {
         return false;
     }
