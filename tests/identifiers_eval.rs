@@ -479,8 +479,9 @@ fn identifier_extraction_chat_tune28_set_f1() {
     assert!(f1 >= 0.80, "F1 {f1:.3} is below 0.80");
 }
 
-/// Tune29 and tune30: written blind at the start of session 9 and scored on arrival (F1
-/// TUNE29 and TUNE30), then tuned on.
+/// Tune29 and tune30: written blind at the start of session 9 and scored on arrival, after its
+/// first two rules (F1 0.945 and 0.925; 0.945 and 0.920 with the session's starting rules),
+/// then tuned on.
 #[test]
 fn identifier_extraction_chat_tune29_set_f1() {
     let f1 = score_file(
@@ -813,6 +814,18 @@ fn identifier_extraction_chat_heldout12_set_f1() {
     let f1 = score_file(
         "identifier extraction (chat held-out set 12)",
         "identifiers-chat-heldout12.jsonl",
+    );
+    assert!(f1 >= 0.85, "F1 {f1:.3} is below 0.85");
+}
+
+/// A thirteenth held-out set (176 rows, the same mix), written blind at the start of the ninth
+/// session and first scored after the session's last rule; only its summary line is read. F1
+/// 0.932 when first scored (0.925 with the rules of the session's start).
+#[test]
+fn identifier_extraction_chat_heldout13_set_f1() {
+    let f1 = score_file(
+        "identifier extraction (chat held-out set 13)",
+        "identifiers-chat-heldout13.jsonl",
     );
     assert!(f1 >= 0.85, "F1 {f1:.3} is below 0.85");
 }
