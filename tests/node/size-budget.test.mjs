@@ -16,7 +16,8 @@
 // 8's glue patch for long strings (+76 B), rules (+1.2 KB), names in scripts without case
 // (+1.5 KB), word lists (German nouns, abbreviations, log statuses: +0.6 KB) and later rules
 // and names (+1.7 KB), less the review's one helper in place of nine copies (-0.8 KB):
-// 323,267 in all. The ceiling grows by each feature's
+// 323,267; session 9's rules (+2.7 KB) and ~950 widely known names typed in lowercase
+// (+6.7 KB), less 0.1 KB: 332,560 in all. The ceiling grows by each feature's
 // measured cost, written here; the other way out, the embedded store (about 31 KB) in a module
 // of its own, is still open (the notes of issues 10 to 13).
 // `make pkg` already fails above the budget; this test re-measures the built files itself, so a
@@ -31,13 +32,13 @@ import { gzipSync, constants as zc } from 'node:zlib';
 import { parse as parseToml } from 'smol-toml';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CEILING_BYTES = 323_300;
+const CEILING_BYTES = 332_600;
 
-test('the .wasm and the glue together stay within the budget, at most 319,200 bytes gzip', () => {
+test(`the .wasm and the glue together stay within the budget, at most ${CEILING_BYTES} bytes gzip`, () => {
   const cfg = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
   const { out_dir: outDir, out_name: outName } = cfg.build;
   const budget = cfg.size.gzip_budget_bytes;
-  assert.ok(budget <= CEILING_BYTES, `wasm-pack.toml budget ${budget} is above the 319,200-byte ceiling`);
+  assert.ok(budget <= CEILING_BYTES, `wasm-pack.toml budget ${budget} is above the ${CEILING_BYTES}-byte ceiling`);
 
   const gz = (file) =>
     gzipSync(readFileSync(join(root, outDir, file)), { level: zc.Z_BEST_COMPRESSION }).length;
