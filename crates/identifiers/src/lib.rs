@@ -1704,10 +1704,13 @@ impl<'a> Scanner<'a> {
                 self.lowercase_name_end = end;
                 return false;
             }
-            let before = self.word_before(b);
+            // The cue's bytes right before the word: most words are ruled out by its last byte.
+            let head = &self.bytes[..b];
+            let cue = |c: &[u8]| head.ends_with(c);
             if w.len() >= 4
-                && matches!(before, "at" | "from" | "on")
-                && !matches!((before, w), ("on", "target") | ("at", "will"))
+                && matches!(head.last(), Some(b' '))
+                && matches!(head.get(b.wrapping_sub(2)), Some(b't' | b'm' | b'n'))
+                && (cue(b" at ") && w != "will" || cue(b" from ") || cue(b" on ") && w != "target")
                 && self.casual()
                 && lookup(w) & (F_GIVEN | F_COMMON) == F_GIVEN
             {
@@ -1749,7 +1752,8 @@ impl<'a> Scanner<'a> {
                 // "Portrait of a Lady on Fire", "Diary of a Wimpy Kid", "To Kill a
                 // Mockingbird".
                 self.try_conn(F_CONNECTOR, false)
-            } else if matches!(w, "an" | "vor" | "ob")
+            } else if self.bytes.get(end + 1) == Some(&b'd')
+                && matches!(w, "an" | "vor" | "ob")
                 && matches!(self.run.last(), Some(El::Word(p)) if !p.has(F_GIVEN | F_NAME | F_ALWAYS_DROP))
                 && self.word_after(end) == "der"
                 && self.cap_word_follows(end + 4)
@@ -1758,14 +1762,16 @@ impl<'a> Scanner<'a> {
                 // Tauber": a German place by its river or hill ("Lisa an der Kasse" is where
                 // someone is).
                 self.try_conn(F_CONNECTOR, false)
-            } else if w == "do" && self.extended_latin_near(b) {
-                // "z Kasią do Zakopanego": Polish "do" is "to"; Portuguese "do" joins a name
-                // ("Foz do Iguaçu").
-                false
-            } else if w == "di" && self.malay_near(b) {
-                false
             } else if flags & F_CONNECTOR != 0 {
-                self.try_conn(flags, w == "of")
+                // "z Kasią do Zakopanego": Polish "do" is "to", and "Budi di Bandung":
+                // Indonesian "di" is "at"; Portuguese "do" and Italian "di" join a name ("Foz do
+                // Iguaçu", "Castellammare di Stabia").
+                let foreign = match w {
+                    "do" => self.extended_latin_near(b),
+                    "di" => self.malay_near(b),
+                    _ => false,
+                };
+                !foreign && self.try_conn(flags, w == "of")
             } else if w == "and" && self.the_title_follows(end) {
                 // "Harry Potter and the Philosopher's Stone", "Zen and the Art of …": "and
                 // the" before a capitalised word joins a title ("Anna and the kids" does not).
@@ -1877,7 +1883,7 @@ impl<'a> Scanner<'a> {
     /// `flags`: the word's lexicon flags, `lookup(w)`.
     fn cap_word(&mut self, w: &'a str, b: usize, mut flags: u32) -> bool {
         // "vào thứ Năm": a Vietnamese weekday, "day" and its number.
-        if self.text[..b].ends_with("thứ ") {
+        if self.bytes.get(b.wrapping_sub(2)) == Some(&0xA9) && self.text[..b].ends_with("thứ ") {
             flags |= F_TIME;
         }
         if flags & (F_NAME | F_GIVEN | F_HONORIFIC) == 0
