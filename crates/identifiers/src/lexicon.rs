@@ -38,14 +38,15 @@ pub(super) const F_SUFFIX_DOT: u32 = 1 << 12;
 pub(super) const F_STREET: u32 = 1 << 13;
 
 /// Lowercase words and what they are (`word flag flag…` a line). Text rather than a Rust table
-/// of `(&str, u32)` pairs: the same words, and no pointer table in the wasm's data.
-const LEXICON: &str = include_str!("lexicon.txt");
+/// of `(&str, u32)` pairs: the same words, and no pointer table in the wasm's data. The lists
+/// are included as build.rs copies them, without comments.
+const LEXICON: &str = include_str!(concat!(env!("OUT_DIR"), "/lexicon.txt"));
 /// Top-level domains, whitespace-separated.
-const TLDS: &str = include_str!("tlds.txt");
+const TLDS: &str = include_str!(concat!(env!("OUT_DIR"), "/tlds.txt"));
 /// File extensions, whitespace-separated.
-const FILE_EXTS: &str = include_str!("file-exts.txt");
+const FILE_EXTS: &str = include_str!(concat!(env!("OUT_DIR"), "/file-exts.txt"));
 /// Names that stand without a capital or in a script without case, whitespace-separated.
-const NAMES: &str = include_str!("names.txt");
+const NAMES: &str = include_str!(concat!(env!("OUT_DIR"), "/names.txt"));
 
 /// The words of a list file: its lines without `#` comments.
 pub(super) fn lines(list: &'static str) -> impl Iterator<Item = &'static str> {
