@@ -995,14 +995,15 @@ impl<'a> Scanner<'a> {
             .run
             .iter()
             .any(|el| matches!(el, El::Conn { of: true, .. }));
+        let word = self.word_after(e + 1);
         if !titled
             || !self.cap_word_follows(e + 1)
-            || lookup(self.word_after(e + 1)) & (F_NAME | F_GIVEN) != 0
+            || lookup(word) & (F_NAME | F_GIVEN) != 0
             || (self.opens_line(first.start) && self.slice(first.start, first.end) != "The")
         {
             return false;
         }
-        let next = e + 2 + self.word_after(e + 1).len();
+        let next = e + 2 + word.len();
         let after = self.slice(next, self.bytes.len());
         let after = after.strip_prefix("'s").unwrap_or(after);
         after.starts_with(" of ")

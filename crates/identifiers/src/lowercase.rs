@@ -158,7 +158,8 @@ impl<'a> Scanner<'a> {
     }
 
     /// Where a place's noun ends that follows byte `p` after at most one plain word the
-    /// lexicon does not know ("leeds road", "victoria palace theatre", "phoenix mall").
+    /// lexicon does not know, all in lowercase ("leeds road", "victoria palace theatre",
+    /// "phoenix mall"; "bright spark electrical" after "bright").
     fn place_noun_end(&self, p: usize) -> Option<usize> {
         let mut at = p;
         for _ in 0..2 {
@@ -189,25 +190,13 @@ impl<'a> Scanner<'a> {
         {
             return false;
         }
-        let mut at = b + w.len();
-        for _ in 0..2 {
-            let next = self.word_after(at);
-            let flags = lookup(next);
-            at += 1 + next.len();
-            if flags & (F_STREET | F_PLACE_NOUN) != 0 {
-                if self.bytes.get(at).is_some_and(u8::is_ascii_alphanumeric) {
-                    return false;
-                }
-                self.emit_id(b, at);
-                self.taken_end = at;
-                self.lowercase_name_end = at;
-                return true;
-            }
-            if next.is_empty() || flags != 0 || !next.bytes().all(|c| c.is_ascii_lowercase()) {
-                return false;
-            }
-        }
-        false
+        let Some(end) = self.place_noun_end(b + w.len()) else {
+            return false;
+        };
+        self.emit_id(b, end);
+        self.taken_end = end;
+        self.lowercase_name_end = end;
+        true
     }
 
     /// The end of an unlisted lowercase name at `b..end` with its 's when it names a shop: after
