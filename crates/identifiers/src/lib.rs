@@ -38,6 +38,8 @@
 //! or is bounded by a length checked just before. The output is capped at [`MAX_IDENTIFIERS`] identifiers of at most [`MAX_IDENTIFIER_CHARS`]
 //! characters each.
 
+use std::cell::Cell;
+
 use fnv::{FnvHashMap, FnvHashSet};
 
 mod bloom;
@@ -303,6 +305,8 @@ struct Scanner<'a> {
     recent_at: usize,
     /// The last word looked up in the lexicon and its flags.
     last_lookup: (&'a str, u32),
+    /// The last word asked whether it is an English word, and the answer (`is_english`).
+    last_english: Cell<Option<(&'a str, bool)>>,
     run: Vec<El>,
     run_words: usize,
     overflow: bool,
@@ -351,6 +355,7 @@ impl<'a> Scanner<'a> {
             recent_spellings: [""; RECENT_SPELLINGS],
             recent_at: 0,
             last_lookup: ("", 0),
+            last_english: Cell::new(None),
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
             run_words: 0,
             overflow: false,
@@ -391,6 +396,21 @@ impl<'a> Scanner<'a> {
         let flags = lookup(w);
         self.last_lookup = (w, flags);
         flags
+    }
+
+    /// `is_english_ascii(w)`, remembering the last word asked: a title's first word is asked
+    /// again at each word after it, and a repeated word ("Joe's Joe's") is compared, not
+    /// hashed again.
+    #[inline(never)]
+    fn is_english(&self, w: &'a str) -> bool {
+        match self.last_english.get() {
+            Some((last, yes)) if last == w => yes,
+            _ => {
+                let yes = is_english_ascii(w);
+                self.last_english.set(Some((w, yes)));
+                yes
+            }
+        }
     }
 
     fn full(&self) -> bool {
@@ -1840,7 +1860,7 @@ impl<'a> Scanner<'a> {
                 || flags & (F_ACRONYM_STOP | F_TIME | F_HONORIFIC) != 0
                 || (self.case_blind(end)
                     && flags & (F_NAME | F_GIVEN) == 0
-                    && (flags != 0 || is_english_ascii(w)))
+                    && (flags != 0 || self.is_english(w)))
             {
                 self.filler();
             } else {
@@ -1889,7 +1909,7 @@ impl<'a> Scanner<'a> {
         }
         if flags & (F_NAME | F_GIVEN | F_HONORIFIC) == 0
             && self.case_blind(b + w.len())
-            && (flags != 0 || is_english_ascii(w))
+            && (flags != 0 || self.is_english(w))
         {
             self.filler();
             return false;
@@ -2170,7 +2190,7 @@ impl<'a> Scanner<'a> {
                         }
                         _ => false,
                     }
-                    && is_english_ascii(self.slice(start, end))
+                    && self.is_english(self.slice(start, end))
             };
             let joins = kind == Kind::Cap
                 && (flags & F_COMMON != 0 || self.title_mode() || self.saint_owns() || shop());
@@ -2253,7 +2273,8 @@ impl<'a> Scanner<'a> {
     /// after them ("St Mary's Hospital", "St Brigid's Primary"), as a person's things are not.
     fn saint_owns(&self) -> bool {
         matches!(self.run.first(), Some(El::Word(w))
-            if matches!(self.slice(w.start, w.end), "St" | "St." | "Saint" | "Sankt" | "San"))
+            if self.bytes[w.start] == b'S'
+                && matches!(self.slice(w.start, w.end), "St" | "St." | "Saint" | "Sankt" | "San"))
     }
 
     /// Whether the run opens a listed name of several words that goes on over the word ending
@@ -2515,9 +2536,10 @@ impl<'a> Scanner<'a> {
         let Some(El::Word(w)) = self.run.first() else {
             return false;
         };
+        // The article's last byte first: most runs have none before them.
         w.start >= 2
             && self.bytes[w.start - 1] == b' '
-            && self.bytes[w.start - 2] != b' '
+            && matches!(self.bytes[w.start - 2], b'a' | b'n' | b'e')
             && matches!(self.word_before(w.start), "a" | "an" | "the")
     }
 

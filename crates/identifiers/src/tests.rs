@@ -17,6 +17,23 @@ fn identifiers_says_verbs_open_with_the_letters_asked_first() {
 }
 
 #[test]
+fn identifiers_listed_words_keep_their_flags() {
+    // The lexicon keys short words by their bytes and long ones by a hash: no two listed words
+    // may share a key, or one would lose its flags.
+    let suffixes = word_lists()
+        .into_iter()
+        .flat_map(|(words, flag)| words.into_iter().map(move |w| (w, flag)));
+    let mut checked = 0;
+    for (word, flag) in lexicon().chain(suffixes) {
+        assert_eq!(lookup_caseless(word) & flag, flag, "{word}");
+        checked += 1;
+    }
+    assert!(checked > 4_000, "{checked}");
+    assert_eq!(lookup_caseless("not-a-listed-word-at-all"), 0);
+    assert_eq!(lookup("Rio_de_Janeiro") & F_NAME, F_NAME);
+}
+
+#[test]
 fn identifiers_word_lists_are_sorted_and_lowercase() {
     let lexicon: Vec<(&str, u32)> = lexicon().collect();
     assert!(lexicon.len() > 1_500);

@@ -16,7 +16,7 @@ impl<'a> Scanner<'a> {
             if w.kind == Kind::Cap
                 && !w.sent_init
                 && !w.has(F_GIVEN | F_NAME)
-                && (w.has(F_COMMON | F_STARTER) || is_english_ascii(self.slice(w.start, w.end)))
+                && (w.has(F_COMMON | F_STARTER) || self.is_english(self.slice(w.start, w.end)))
             {
                 return true;
             }
