@@ -413,6 +413,15 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Whether an ASCII word is a common English word or the plural of one (or of a word the
+    /// lexicon knows) of four letters or more ("Minutes", "Vendors"; "Hays" is a name).
+    fn is_english_or_plural(&self, w: &'a str) -> bool {
+        self.is_english(w)
+            || w.strip_suffix('s').is_some_and(|stem| {
+                stem.len() >= 4 && (is_english_ascii(stem) || lookup(stem) != 0)
+            })
+    }
+
     fn full(&self) -> bool {
         self.out.len() >= MAX_IDENTIFIERS
     }

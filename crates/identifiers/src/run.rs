@@ -365,7 +365,7 @@ impl<'a> Scanner<'a> {
                     let common = || {
                         w.has(F_COMMON | F_STARTER)
                             || (!w.has(F_NAME | F_GIVEN)
-                                && is_english_or_plural(self.slice(w.start, w.end))
+                                && self.is_english_or_plural(self.slice(w.start, w.end))
                                 && !(w.flags == 0
                                     && (self.says_or_owns_after(w.end)
                                         || self.person_label_before(w.start)
@@ -431,11 +431,10 @@ impl<'a> Scanner<'a> {
     /// Temi are coming"): the word before is a name of the same kind ("Apples and Oranges",
     /// "Sales and Marketing" are words).
     fn name_pair_follows(&self, p: usize) -> bool {
-        let rest = self.slice(p, self.bytes.len());
         // The space after the conjunction.
-        let at = if rest.starts_with(" and ") {
+        let at = if self.bytes.get(p..p + 5) == Some(b" and ") {
             p + 4
-        } else if rest.starts_with(" & ") {
+        } else if self.bytes.get(p..p + 3) == Some(b" & ") {
             p + 2
         } else {
             return false;
@@ -452,6 +451,14 @@ impl<'a> Scanner<'a> {
     /// Whether a label that names a person ends right before `start` ("**Owner:** Farrukh",
     /// "Assignee: Olu"): the word after it is someone, whatever the English filter says.
     fn person_label_before(&self, start: usize) -> bool {
+        // Most words have no colon before them: its byte first.
+        let colon = self.bytes[..start]
+            .iter()
+            .rev()
+            .find(|b| !matches!(b, b' ' | b'*' | b'_'));
+        if colon != Some(&b':') {
+            return false;
+        }
         let head = self.slice(0, start).trim_end_matches([' ', '*', '_']);
         let Some(head) = head.strip_suffix(':') else {
             return false;

@@ -146,14 +146,6 @@ pub(super) fn is_english_inflected(w: &str) -> bool {
         })
 }
 
-/// Whether an ASCII word is a common English word or the plural of one (or of a word the
-/// lexicon knows) of four letters or more ("Minutes", "Vendors"; "Hays" is a name).
-pub(super) fn is_english_or_plural(w: &str) -> bool {
-    is_english_ascii(w)
-        || w.strip_suffix('s')
-            .is_some_and(|stem| stem.len() >= 4 && (is_english_ascii(stem) || lookup(stem) != 0))
-}
-
 /// Whether an ASCII word is, in lowercase, a common English word.
 pub(super) fn is_english_ascii(w: &str) -> bool {
     w.is_ascii() && is_english_word(w)
