@@ -1689,147 +1689,7 @@ impl<'a> Scanner<'a> {
             return false;
         }
         if shape.upper == 0 {
-            if b < self.taken_end {
-                // The second word of a name already taken ("york" of "new york").
-                return false;
-            }
-            let named = may_be_name(w);
-            // A title of at most four letters right before ("dr. okafor"): checked inline.
-            let titled = self.cue_word.is_some_and(|(s, e)| {
-                e - s <= 4
-                    && match self.bytes.get(e..b) {
-                        Some(b". ") => true,
-                        Some(b" ") => matches!(&self.bytes[s..e], b"mr" | b"mrs" | b"ms" | b"dr"),
-                        _ => false,
-                    }
-            });
-            if (named || titled) && self.lowercase_name(w, b, named) {
-                return false;
-            }
-            // Names of three letters or more, after a cue word of two to ten ("at", "called",
-            // "flatmate").
-            let slot = self
-                .cue_word
-                .is_some_and(|(s, e)| (2..=10).contains(&(e - s)) && e + 1 == b);
-            if slot && w.len() >= 3 && self.unlisted_lowercase_name(w, b) {
-                return false;
-            }
-            if w.len() >= 3
-                && self.casual()
-                && self.says_or_owns_after(end)
-                // "grace said", "jack's allergist": or a given name that is also a word.
-                && (is_unknown_lowercase(w) || lookup(w) & F_GIVEN != 0)
-                // "the fridge says", "st. mary's": a name takes no article or "st." before it.
-                && !matches!(
-                    self.word_before(b),
-                    "the" | "a" | "an" | "my" | "our" | "your" | "his" | "her" | "their" | "this"
-                        | "that" | "st"
-                )
-                && !self.text[..b].ends_with("st. ")
-            {
-                // "luc grew up there", "hannah says", "dani's bday": an unknown word that
-                // says, does or owns something is someone.
-                let end = self.shop_possessive_end(b, end);
-                self.emit_id(b, end);
-                self.lowercase_name_end = end;
-                return false;
-            }
-            // The cue's bytes right before the word: most words are ruled out by its last byte.
-            let head = &self.bytes[..b];
-            let cue = |c: &[u8]| head.ends_with(c);
-            if w.len() >= 4
-                && matches!(head.last(), Some(b' '))
-                && matches!(head.get(b.wrapping_sub(2)), Some(b't' | b'm' | b'n'))
-                && (cue(b" at ") && w != "will" || cue(b" from ") || cue(b" on ") && w != "target")
-                && self.casual()
-                && lookup(w) & (F_GIVEN | F_COMMON) == F_GIVEN
-            {
-                // "from boots", "on delta", "at target": a brand that is also a word, where
-                // one shops or flies ("on target", "at will" are idioms).
-                self.emit_id(b, end);
-                return false;
-            }
-            let flags = if self.run.is_empty() {
-                0
-            } else {
-                self.lookup(w)
-            };
-            let joined = if w == "the"
-                && matches!(self.run.last(), Some(El::Word(_)))
-                && self.cap_word_follows(end)
-                && self.title_mode()
-            {
-                // "Here Comes the Sun", "Gone with the Wind": "the" inside a title.
-                self.run.push(El::Conn {
-                    of: false,
-                    prep: false,
-                });
-                self.sentence_start = false;
-                true
-            } else if w == "of" && self.poss.is_some() && self.cap_word_follows(end) {
-                // "Lloyd's of London", "Ripley's of Hollywood": a possessive before "of" and a
-                // capitalised word is inside one name.
-                if let Some((base_end, poss_end)) = self.poss.take() {
-                    self.extend_last_word(base_end, poss_end);
-                }
-                self.try_conn(flags, true)
-            } else if matches!(w, "a" | "an")
-                && (matches!(self.run.last(), Some(El::Conn { of: true, .. }))
-                    || (matches!(self.run.last(), Some(El::Word(_)))
-                        && self.run_opens_with_preposition()))
-                && self.cap_word_follows(end)
-            {
-                // "Portrait of a Lady on Fire", "Diary of a Wimpy Kid", "To Kill a
-                // Mockingbird".
-                self.try_conn(F_CONNECTOR, false)
-            } else if self.bytes.get(end + 1) == Some(&b'd')
-                && matches!(w, "an" | "vor" | "ob")
-                && matches!(self.run.last(), Some(El::Word(p)) if !p.has(F_GIVEN | F_NAME | F_ALWAYS_DROP))
-                && self.word_after(end) == "der"
-                && self.cap_word_follows(end + 4)
-            {
-                // "Mülheim an der Ruhr", "Bad Homburg vor der Höhe", "Rothenburg ob der
-                // Tauber": a German place by its river or hill ("Lisa an der Kasse" is where
-                // someone is).
-                self.try_conn(F_CONNECTOR, false)
-            } else if flags & F_CONNECTOR != 0 {
-                // "z Kasią do Zakopanego": Polish "do" is "to", and "Budi di Bandung":
-                // Indonesian "di" is "at"; Portuguese "do" and Italian "di" join a name ("Foz do
-                // Iguaçu", "Castellammare di Stabia").
-                let foreign = match w {
-                    "do" => self.extended_latin_near(b),
-                    "di" => self.malay_near(b),
-                    _ => false,
-                };
-                !foreign && self.try_conn(flags, w == "of")
-            } else if w == "and" && self.the_title_follows(end) {
-                // "Harry Potter and the Philosopher's Stone", "Zen and the Art of …": "and
-                // the" before a capitalised word joins a title ("Anna and the kids" does not).
-                self.title_run = self.try_conn(F_CONNECTOR, true);
-                self.title_run
-            } else if w == "and" && self.listed_name_goes_on(end) {
-                // "Trinidad and Tobago", "Bosnia and Herzegovina": a listed name with "and".
-                self.try_conn(F_CONNECTOR, false)
-            } else if w == "and" && self.abstract_pair_follows(end) {
-                // "Pride and Prejudice", "Crime and Punishment": two capitalised nouns joined
-                // inside a sentence name one work ("Anna and Ben" stay two).
-                self.try_conn(F_CONNECTOR, false)
-            } else if (self.title_opening.is_some() || self.run_opens_with_preposition())
-                && matches!(w, "and" | "for" | "by" | "from")
-                && self.ordinary_cap_follows(end)
-            {
-                // "Of Mice and Men", "In the Mood for Love", "Call Me by Your Name".
-                self.try_conn(F_CONNECTOR, false)
-            } else if (flags & F_MID_DROP != 0 || matches!(w, "with" | "over" | "under"))
-                && self.title_mode()
-            {
-                self.try_title_joiner(w, end)
-            } else {
-                false
-            };
-            if !joined {
-                self.lower_flags(flags, b, end);
-            }
+            self.lowercase_word(w, b, end);
             return false;
         }
         let flags = self.lookup(w);
@@ -1907,6 +1767,154 @@ impl<'a> Scanner<'a> {
             return false;
         }
         self.cap_word(w, b, flags)
+    }
+
+    /// A word of lowercase letters ("pricing", "priya", "of"): a name typed in lowercase, a
+    /// joiner inside a name or title, or a plain word that ends the run. Out of `alnum`, so
+    /// the path of capitalised words stays small.
+    #[inline(never)]
+    fn lowercase_word(&mut self, w: &'a str, b: usize, end: usize) {
+        if b < self.taken_end {
+            // The second word of a name already taken ("york" of "new york").
+            return;
+        }
+        let named = may_be_name(w);
+        // A title of at most four letters right before ("dr. okafor"): checked inline.
+        let titled = self.cue_word.is_some_and(|(s, e)| {
+            e - s <= 4
+                && match self.bytes.get(e..b) {
+                    Some(b". ") => true,
+                    Some(b" ") => matches!(&self.bytes[s..e], b"mr" | b"mrs" | b"ms" | b"dr"),
+                    _ => false,
+                }
+        });
+        if (named || titled) && self.lowercase_name(w, b, named) {
+            return;
+        }
+        // Names of three letters or more, after a cue word of two to ten ("at", "called",
+        // "flatmate").
+        let slot = self
+            .cue_word
+            .is_some_and(|(s, e)| (2..=10).contains(&(e - s)) && e + 1 == b);
+        if slot && w.len() >= 3 && self.unlisted_lowercase_name(w, b) {
+            return;
+        }
+        if w.len() >= 3
+            && self.casual()
+            && self.says_or_owns_after(end)
+            // "grace said", "jack's allergist": or a given name that is also a word.
+            && (is_unknown_lowercase(w) || lookup(w) & F_GIVEN != 0)
+            // "the fridge says", "st. mary's": a name takes no article or "st." before it.
+            && !matches!(
+                self.word_before(b),
+                "the" | "a" | "an" | "my" | "our" | "your" | "his" | "her" | "their" | "this"
+                    | "that" | "st"
+            )
+            && !self.text[..b].ends_with("st. ")
+        {
+            // "luc grew up there", "hannah says", "dani's bday": an unknown word that
+            // says, does or owns something is someone.
+            let end = self.shop_possessive_end(b, end);
+            self.emit_id(b, end);
+            self.lowercase_name_end = end;
+            return;
+        }
+        // The cue's bytes right before the word: most words are ruled out by its last byte.
+        let head = &self.bytes[..b];
+        let cue = |c: &[u8]| head.ends_with(c);
+        if w.len() >= 4
+            && matches!(head.last(), Some(b' '))
+            && matches!(head.get(b.wrapping_sub(2)), Some(b't' | b'm' | b'n'))
+            && (cue(b" at ") && w != "will" || cue(b" from ") || cue(b" on ") && w != "target")
+            && self.casual()
+            && lookup(w) & (F_GIVEN | F_COMMON) == F_GIVEN
+        {
+            // "from boots", "on delta", "at target": a brand that is also a word, where
+            // one shops or flies ("on target", "at will" are idioms).
+            self.emit_id(b, end);
+            return;
+        }
+        let flags = if self.run.is_empty() {
+            0
+        } else {
+            self.lookup(w)
+        };
+        let joined = if w == "the"
+            && matches!(self.run.last(), Some(El::Word(_)))
+            && self.cap_word_follows(end)
+            && self.title_mode()
+        {
+            // "Here Comes the Sun", "Gone with the Wind": "the" inside a title.
+            self.run.push(El::Conn {
+                of: false,
+                prep: false,
+            });
+            self.sentence_start = false;
+            true
+        } else if w == "of" && self.poss.is_some() && self.cap_word_follows(end) {
+            // "Lloyd's of London", "Ripley's of Hollywood": a possessive before "of" and a
+            // capitalised word is inside one name.
+            if let Some((base_end, poss_end)) = self.poss.take() {
+                self.extend_last_word(base_end, poss_end);
+            }
+            self.try_conn(flags, true)
+        } else if matches!(w, "a" | "an")
+            && (matches!(self.run.last(), Some(El::Conn { of: true, .. }))
+                || (matches!(self.run.last(), Some(El::Word(_)))
+                    && self.run_opens_with_preposition()))
+            && self.cap_word_follows(end)
+        {
+            // "Portrait of a Lady on Fire", "Diary of a Wimpy Kid", "To Kill a
+            // Mockingbird".
+            self.try_conn(F_CONNECTOR, false)
+        } else if self.bytes.get(end + 1) == Some(&b'd')
+            && matches!(w, "an" | "vor" | "ob")
+            && matches!(self.run.last(), Some(El::Word(p)) if !p.has(F_GIVEN | F_NAME | F_ALWAYS_DROP))
+            && self.word_after(end) == "der"
+            && self.cap_word_follows(end + 4)
+        {
+            // "Mülheim an der Ruhr", "Bad Homburg vor der Höhe", "Rothenburg ob der
+            // Tauber": a German place by its river or hill ("Lisa an der Kasse" is where
+            // someone is).
+            self.try_conn(F_CONNECTOR, false)
+        } else if flags & F_CONNECTOR != 0 {
+            // "z Kasią do Zakopanego": Polish "do" is "to", and "Budi di Bandung":
+            // Indonesian "di" is "at"; Portuguese "do" and Italian "di" join a name ("Foz do
+            // Iguaçu", "Castellammare di Stabia").
+            let foreign = match w {
+                "do" => self.extended_latin_near(b),
+                "di" => self.malay_near(b),
+                _ => false,
+            };
+            !foreign && self.try_conn(flags, w == "of")
+        } else if w == "and" && self.the_title_follows(end) {
+            // "Harry Potter and the Philosopher's Stone", "Zen and the Art of …": "and
+            // the" before a capitalised word joins a title ("Anna and the kids" does not).
+            self.title_run = self.try_conn(F_CONNECTOR, true);
+            self.title_run
+        } else if w == "and" && self.listed_name_goes_on(end) {
+            // "Trinidad and Tobago", "Bosnia and Herzegovina": a listed name with "and".
+            self.try_conn(F_CONNECTOR, false)
+        } else if w == "and" && self.abstract_pair_follows(end) {
+            // "Pride and Prejudice", "Crime and Punishment": two capitalised nouns joined
+            // inside a sentence name one work ("Anna and Ben" stay two).
+            self.try_conn(F_CONNECTOR, false)
+        } else if (self.title_opening.is_some() || self.run_opens_with_preposition())
+            && matches!(w, "and" | "for" | "by" | "from")
+            && self.ordinary_cap_follows(end)
+        {
+            // "Of Mice and Men", "In the Mood for Love", "Call Me by Your Name".
+            self.try_conn(F_CONNECTOR, false)
+        } else if (flags & F_MID_DROP != 0 || matches!(w, "with" | "over" | "under"))
+            && self.title_mode()
+        {
+            self.try_title_joiner(w, end)
+        } else {
+            false
+        };
+        if !joined {
+            self.lower_flags(flags, b, end);
+        }
     }
 
     /// A capitalised word ("Berlin", "Dr", "Monday", "St").
