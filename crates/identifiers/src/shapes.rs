@@ -122,14 +122,21 @@ pub(super) fn is_domain_or_file(w: &str) -> bool {
 pub(super) fn url_candidate(text: &str) -> Option<(usize, usize)> {
     // Its start, a scheme or `www.` in any case: a literal prefix, not a regex, since this runs
     // at every word starting with h, w or f ("with", "from", …).
+    // The first two letters rule out most words before any prefix is compared whole.
+    let head = match text.as_bytes() {
+        [a, b, ..] => [a.to_ascii_lowercase(), b.to_ascii_lowercase()],
+        _ => return None,
+    };
     let prefix = [
         "https://", "http://", "ftp://", "sftp://", "ssh://", "git://", "s3://", "gs://", "www.",
     ]
     .iter()
     .find(|p| {
-        text.as_bytes()
-            .get(..p.len())
-            .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+        p.as_bytes()[..2] == head
+            && text
+                .as_bytes()
+                .get(..p.len())
+                .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
     })?
     .len();
     // The body up to the first space, quote or angle bracket, by `str::find`: as a regex
