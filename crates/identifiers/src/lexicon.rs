@@ -1,6 +1,7 @@
 //! The extractor's word lists (lexicon, top-level domains, file extensions) and their lookup:
 //! each word to its flags (short words keyed as one integer), built on first use.
 
+use std::cell::Cell;
 use std::sync::LazyLock;
 
 use std::collections::HashMap;
@@ -354,6 +355,14 @@ pub(super) fn may_open_name(a: char, b: char) -> bool {
 /// two bytes a letter, a Thai one three: "ธนาคารกสิกรไทย" is 42).
 pub(super) const MAX_LOOKUP_BYTES: usize = 48;
 
+thread_local! {
+    /// The flags of short words looked up lately, by their key's hash (512 slots, 8 KiB): text
+    /// repeats its words ("the", "to", "and"), and a slot answers without probing [`WORDS`],
+    /// whose table is too big to stay in the processor's cache. Key 0 is the empty word,
+    /// whose flags are 0.
+    static RECENT_WORDS: [Cell<(u64, u32)>; 512] = const { [const { Cell::new((0, 0)) }; 512] };
+}
+
 /// The flags of a word, compared case-insensitively, 0 when it is in no list. The word is
 /// lowercased into a buffer on the stack, so a lookup allocates nothing; ASCII is lowercased
 /// byte by byte, other letters ("Кто", "Τρίτη", "Mañana") by `char::to_lowercase`.
@@ -364,7 +373,18 @@ pub(super) fn lookup(word: &str) -> u32 {
         let mut key = [0u8; 8];
         key[..bytes.len()].copy_from_slice(bytes);
         key.make_ascii_lowercase();
-        return WORDS.get_keyed(u64::from_le_bytes(key), bytes);
+        let key = u64::from_le_bytes(key);
+        return RECENT_WORDS.with(|recent| {
+            let slot = &recent[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 55) as usize];
+            match slot.get() {
+                (k, flags) if k == key => flags,
+                _ => {
+                    let flags = WORDS.get_keyed(key, bytes);
+                    slot.set((key, flags));
+                    flags
+                }
+            }
+        });
     }
     let mut buf = [0u8; MAX_LOOKUP_BYTES];
     let Some(lower) = buf.get_mut(..word.len()) else {
