@@ -369,11 +369,13 @@ thread_local! {
 pub(super) fn lookup(word: &str) -> u32 {
     let bytes = word.as_bytes();
     if bytes.len() <= 8 && bytes.is_ascii() {
-        // Most words: lowercased straight into their key.
-        let mut key = [0u8; 8];
-        key[..bytes.len()].copy_from_slice(bytes);
-        key.make_ascii_lowercase();
-        let key = u64::from_le_bytes(key);
+        // Most words: lowercased straight into their key, its first byte lowest (as `key`
+        // reads it). Shifted in byte by byte: a copy into an array, of a length known only at
+        // run time, is a `memory.copy`, which V8 runs as a call out of the module.
+        let key = bytes
+            .iter()
+            .rev()
+            .fold(0, |key, b| (key << 8) | u64::from(b.to_ascii_lowercase()));
         return RECENT_WORDS.with(|recent| {
             let slot = &recent[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 55) as usize];
             match slot.get() {
