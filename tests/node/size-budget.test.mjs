@@ -33,7 +33,7 @@ import { gzipSync, constants as zc } from 'node:zlib';
 import { parse as parseToml } from 'smol-toml';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CEILING_BYTES = 331_900;
+const CEILING_BYTES = 332_000;
 
 test(`the .wasm and the glue together stay within the budget, at most ${CEILING_BYTES} bytes gzip`, () => {
   const cfg = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));

@@ -1,5 +1,5 @@
 //! The extractor's word lists (lexicon, top-level domains, file extensions) and their lookup:
-//! each word to its flags (short words keyed as one integer), built on first use.
+//! one hash table from each word to its flags, built on first use.
 
 use std::cell::Cell;
 use std::sync::LazyLock;
@@ -151,35 +151,34 @@ pub(super) const F_SHOP_PREFIX: u32 = 1 << 25;
 /// word ("is Don't Stop Me Now"), which opens a title.
 pub(super) const F_CONTRACTION: u32 = 1 << 31;
 
+/// Every listed word (lowercase) with its flags: a word in several lists has the flags of each.
 /// The lexicon's hash: eight bytes a step (FNV takes one, and a lookup runs at most words of
 /// a message), in 64-bit arithmetic that wasm has natively (no 128-bit products). The table
 /// is fixed and built from our own lists, so no seed is needed.
 #[derive(Default)]
 struct WordHasher(u64);
 
-impl WordHasher {
-    fn mix(&mut self, x: u64) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(K);
-    }
-}
-
 impl Hasher for WordHasher {
     fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
         let mut chunks = bytes.chunks_exact(8);
+        let mix = |h: u64, x: u64| (h.rotate_left(5) ^ x).wrapping_mul(K);
         for chunk in &mut chunks {
-            self.mix(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+            self.0 = mix(
+                self.0,
+                u64::from_le_bytes(chunk.try_into().unwrap_or_default()),
+            );
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
             let mut last = [0u8; 8];
             last[..rest.len()].copy_from_slice(rest);
-            self.mix(u64::from_le_bytes(last));
+            self.0 = mix(self.0, u64::from_le_bytes(last));
         }
     }
 
-    fn write_u64(&mut self, n: u64) {
-        self.mix(n);
+    fn write_usize(&mut self, n: usize) {
+        self.write(&(n as u64).to_le_bytes());
     }
 
     fn finish(&self) -> u64 {
@@ -188,71 +187,15 @@ impl Hasher for WordHasher {
     }
 }
 
-/// A listed word and its flags.
-struct Entry {
-    word: &'static [u8],
-    flags: u32,
-}
+type WordMap<V> = HashMap<&'static [u8], V, BuildHasherDefault<WordHasher>>;
 
-/// A word's key in [`WORDS`]: a word of at most eight bytes (nine lookups in ten) is its
-/// bytes, zero-padded, read as one integer, so its probe compares one integer, not bytes (which
-/// wasm compares one at a time); a longer word is its hash, and its entry's word is compared.
-/// No listed word holds a zero byte, so two short words share a key only when they are the
-/// same word.
-fn key(word: &[u8]) -> u64 {
-    let mut key = [0u8; 8];
-    match key.get_mut(..word.len()) {
-        Some(short) => {
-            short.copy_from_slice(word);
-            u64::from_le_bytes(key)
-        }
-        None => {
-            let mut hasher = WordHasher::default();
-            hasher.write(word);
-            hasher.finish()
-        }
-    }
-}
-
-/// Every listed word (lowercase) by its [`key`], with its flags: a word in several lists has
-/// the flags of each.
-struct Words {
-    entries: HashMap<u64, Entry, BuildHasherDefault<WordHasher>>,
-    /// [`may_be_name`]'s filter.
-    names: BitFilter,
-    /// [`may_open_name`]'s filter.
-    name_openings: BitFilter,
-}
-
-impl Words {
-    fn get(&self, word: &[u8]) -> u32 {
-        self.get_keyed(key(word), word)
-    }
-
-    /// The flags of `word`, whose key is `key`.
-    fn get_keyed(&self, key: u64, word: &[u8]) -> u32 {
-        match self.entries.get(&key) {
-            // Two short words of one key are one word; a long one is compared.
-            Some(e) if (e.word.len() <= 8 && word.len() <= 8) || e.word == word => e.flags,
-            _ => 0,
-        }
-    }
-}
-
-static WORDS: LazyLock<Words> = LazyLock::new(|| {
+static FLAGS: LazyLock<WordMap<u32>> = LazyLock::new(|| {
     let suffixes = word_lists()
         .into_iter()
         .flat_map(|(words, flag)| words.into_iter().map(move |w| (w, flag)));
-    let mut entries = HashMap::<u64, Entry, BuildHasherDefault<WordHasher>>::default();
-    let mut add = |word: &'static [u8], flags: u32| {
-        // No two listed words share a key (`tests::listed_words_keep_their_flags`).
-        entries
-            .entry(key(word))
-            .or_insert(Entry { word, flags: 0 })
-            .flags |= flags;
-    };
+    let mut flags = WordMap::default();
     for (word, flag) in lexicon().chain(suffixes) {
-        add(word.as_bytes(), flag);
+        *flags.entry(word.as_bytes()).or_insert(0) |= flag;
         if flag == F_NAME {
             // "ソフト" of "ソフトバンク" (unspaced text is searched char by char); "new",
             // "rio_de" and "sainsbury" of "new_york", "rio_de_janeiro" and "sainsbury's".
@@ -265,29 +208,11 @@ static WORDS: LazyLock<Words> = LazyLock::new(|| {
                 0
             };
             for end in chars.map(|(i, _)| i).chain(words.map(|(i, _)| i)) {
-                add(&word.as_bytes()[..end], F_NAME_PREFIX | shop);
+                *flags.entry(&word.as_bytes()[..end]).or_insert(0) |= F_NAME_PREFIX | shop;
             }
         }
     }
-    // The ASCII names of names.txt (and the first words of those of several words), keyed by
-    // their length and their first two and last two letters: 1 in 64 plain words or so passes
-    // it without being a name, so most lowercase words are ruled out without hashing them whole.
-    let names =
-        BitFilter::new(entries.values().filter_map(|e| {
-            filter_key(e.word).filter(|_| e.flags & (F_NAME | F_NAME_PREFIX) != 0)
-        }));
-    // The first two chars of the names of names.txt that are not ASCII: most places in
-    // unspaced text (Chinese, Japanese, Thai) are ruled out without a lookup.
-    let name_openings = BitFilter::new(entries.values().filter_map(|e| {
-        let mut chars = std::str::from_utf8(e.word).into_iter().flat_map(str::chars);
-        let (a, b) = (chars.next()?, chars.next()?);
-        (e.flags & F_NAME != 0 && !a.is_ascii()).then(|| opening_key(a, b))
-    }));
-    Words {
-        entries,
-        names,
-        name_openings,
-    }
+    flags
 });
 
 /// A set of keys that may hold false positives and never false negatives: one bit a key.
@@ -312,7 +237,16 @@ impl BitFilter {
     }
 }
 
-/// The bit of a lowercase ASCII word of 3 to 31 letters in the filter of names.
+/// The ASCII names of names.txt (and the first words of those of several words), keyed by
+/// their length and their first two and last two letters: 1 in 64 plain words or so passes
+/// it without being a name, so most lowercase words are ruled out without hashing them whole.
+static NAME_FILTER: LazyLock<BitFilter> = LazyLock::new(|| {
+    BitFilter::new(FLAGS.iter().filter_map(|(word, flags)| {
+        filter_key(word).filter(|_| flags & (F_NAME | F_NAME_PREFIX) != 0)
+    }))
+});
+
+/// The bit of a lowercase ASCII word of 3 to 31 letters in [`NAME_FILTER`].
 fn filter_key(word: &[u8]) -> Option<usize> {
     let n = word.len();
     if !(3..=31).contains(&n) || !word.iter().all(u8::is_ascii_lowercase) {
@@ -330,15 +264,25 @@ fn filter_key(word: &[u8]) -> Option<usize> {
 /// that are not plain lowercase ASCII ("joão") are always worth the lookup.
 pub(super) fn may_be_name(word: &str) -> bool {
     match filter_key(word.as_bytes()) {
-        Some(key) => WORDS.names.may_hold(key),
+        Some(key) => NAME_FILTER.may_hold(key),
         None => !word.is_ascii(),
     }
 }
 
 /// The flags of a word of a script without case, looked up as it is.
 pub(super) fn lookup_caseless(word: &str) -> u32 {
-    WORDS.get(word.as_bytes())
+    FLAGS.get(word.as_bytes()).copied().unwrap_or(0)
 }
+
+/// The first two chars of the names of names.txt that are not ASCII: most places in unspaced
+/// text (Chinese, Japanese, Thai) are ruled out without a lookup.
+static NAME_OPENINGS: LazyLock<BitFilter> = LazyLock::new(|| {
+    BitFilter::new(FLAGS.iter().filter_map(|(word, flags)| {
+        let mut chars = std::str::from_utf8(word).into_iter().flat_map(str::chars);
+        let (a, b) = (chars.next()?, chars.next()?);
+        (flags & F_NAME != 0 && !a.is_ascii()).then(|| opening_key(a, b))
+    }))
+});
 
 fn opening_key(a: char, b: char) -> usize {
     (u32::from(a).wrapping_mul(0x9e37_79b9) ^ u32::from(b)).wrapping_mul(0x0100_0193) as usize
@@ -348,7 +292,7 @@ fn opening_key(a: char, b: char) -> usize {
 /// Whether a listed name may open with the chars `a`, `b` (`a` not ASCII): false rules the
 /// place out.
 pub(super) fn may_open_name(a: char, b: char) -> bool {
-    WORDS.name_openings.may_hold(opening_key(a, b))
+    NAME_OPENINGS.may_hold(opening_key(a, b))
 }
 
 /// The longest word worth looking up: no listed word is longer (a Cyrillic or Greek word takes
@@ -357,10 +301,12 @@ pub(super) const MAX_LOOKUP_BYTES: usize = 48;
 
 thread_local! {
     /// The flags of short words looked up lately, by their key's hash (512 slots, 8 KiB): text
-    /// repeats its words ("the", "to", "and"), and a slot answers without probing [`WORDS`],
-    /// whose table is too big to stay in the processor's cache. Key 0 is the empty word,
-    /// whose flags are 0.
-    static RECENT_WORDS: [Cell<(u64, u32)>; 512] = const { [const { Cell::new((0, 0)) }; 512] };
+    /// repeats its words ("the", "to", "and"), and a slot answers without probing [`FLAGS`],
+    /// whose table is too big to stay in the processor's cache and whose keys wasm compares
+    /// one byte at a time. A slot holds a word's key, its length and its flags; key 0 of
+    /// length 0 is the empty word, whose flags are 0.
+    static RECENT_WORDS: [Cell<(u64, usize, u32)>; 512] =
+        const { [const { Cell::new((0, 0, 0)) }; 512] };
 }
 
 /// The flags of a word, compared case-insensitively, 0 when it is in no list. The word is
@@ -369,9 +315,9 @@ thread_local! {
 pub(super) fn lookup(word: &str) -> u32 {
     let bytes = word.as_bytes();
     if bytes.len() <= 8 && bytes.is_ascii() {
-        // Most words: lowercased straight into their key, its first byte lowest (as `key`
-        // reads it). Shifted in byte by byte: a copy into an array, of a length known only at
-        // run time, is a `memory.copy`, which V8 runs as a call out of the module.
+        // Most words: lowercased into one integer, their first byte lowest. Shifted in byte by
+        // byte: a copy into an array, of a length known only at run time, is a `memory.copy`,
+        // which V8 runs as a call out of the module.
         let key = bytes
             .iter()
             .rev()
@@ -379,10 +325,12 @@ pub(super) fn lookup(word: &str) -> u32 {
         return RECENT_WORDS.with(|recent| {
             let slot = &recent[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 55) as usize];
             match slot.get() {
-                (k, flags) if k == key => flags,
+                // The key and the length are the word ("a" and "a\0" share a key).
+                (k, len, flags) if k == key && len == bytes.len() => flags,
                 _ => {
-                    let flags = WORDS.get_keyed(key, bytes);
-                    slot.set((key, flags));
+                    let lower = key.to_le_bytes();
+                    let flags = FLAGS.get(&lower[..bytes.len()]).copied().unwrap_or(0);
+                    slot.set((key, bytes.len(), flags));
                     flags
                 }
             }
@@ -395,7 +343,7 @@ pub(super) fn lookup(word: &str) -> u32 {
     if word.is_ascii() {
         lower.copy_from_slice(bytes);
         lower.make_ascii_lowercase();
-        return WORDS.get(lower);
+        return FLAGS.get(&*lower).copied().unwrap_or(0);
     }
     let mut len = 0;
     for c in word.chars().flat_map(char::to_lowercase) {
@@ -404,7 +352,7 @@ pub(super) fn lookup(word: &str) -> u32 {
         };
         len += c.encode_utf8(slot).len();
     }
-    WORDS.get(&buf[..len])
+    FLAGS.get(&buf[..len]).copied().unwrap_or(0)
 }
 
 /// The flags of words joined by single spaces ("new york", "תל אביב", "trader joe’s"), looked
@@ -423,7 +371,7 @@ pub(super) fn lookup_phrase(words: &str) -> u32 {
                 c.to_ascii_lowercase()
             };
         }
-        return WORDS.get(key);
+        return FLAGS.get(&*key).copied().unwrap_or(0);
     }
     let mut len = 0;
     for c in words.chars() {
