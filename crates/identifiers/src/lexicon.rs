@@ -271,7 +271,12 @@ pub(super) fn may_be_name(word: &str) -> bool {
 
 /// The flags of a word of a script without case, looked up as it is.
 pub(super) fn lookup_caseless(word: &str) -> u32 {
-    FLAGS.get(word.as_bytes()).copied().unwrap_or(0)
+    let bytes = word.as_bytes();
+    if bytes.len() <= 8 {
+        // "東京", "서울": two or three chars of Han, kana or Hangul.
+        return lookup_short(short_key(bytes.iter().copied()), bytes.len());
+    }
+    FLAGS.get(bytes).copied().unwrap_or(0)
 }
 
 /// The first two chars of the names of names.txt that are not ASCII: most places in unspaced
@@ -309,32 +314,40 @@ thread_local! {
         const { [const { Cell::new((0, 0, 0)) }; 512] };
 }
 
+/// The bytes of a word of at most eight bytes as one integer, its first byte lowest. Shifted
+/// in byte by byte: a copy into an array, of a length known only at run time, is a
+/// `memory.copy`, which V8 runs as a call out of the module.
+fn short_key(bytes: impl DoubleEndedIterator<Item = u8>) -> u64 {
+    bytes.rev().fold(0, |key, b| (key << 8) | u64::from(b))
+}
+
+/// The flags of the word of `len` bytes (at most eight) whose [`short_key`] is `key`, through
+/// [`RECENT_WORDS`].
+fn lookup_short(key: u64, len: usize) -> u32 {
+    RECENT_WORDS.with(|recent| {
+        let slot = &recent[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 55) as usize];
+        match slot.get() {
+            // The key and the length are the word ("a" and "a\0" share a key).
+            (k, n, flags) if k == key && n == len => flags,
+            _ => {
+                let bytes = key.to_le_bytes();
+                let flags = FLAGS.get(&bytes[..len]).copied().unwrap_or(0);
+                slot.set((key, len, flags));
+                flags
+            }
+        }
+    })
+}
+
 /// The flags of a word, compared case-insensitively, 0 when it is in no list. The word is
 /// lowercased into a buffer on the stack, so a lookup allocates nothing; ASCII is lowercased
 /// byte by byte, other letters ("Кто", "Τρίτη", "Mañana") by `char::to_lowercase`.
 pub(super) fn lookup(word: &str) -> u32 {
     let bytes = word.as_bytes();
     if bytes.len() <= 8 && bytes.is_ascii() {
-        // Most words: lowercased into one integer, their first byte lowest. Shifted in byte by
-        // byte: a copy into an array, of a length known only at run time, is a `memory.copy`,
-        // which V8 runs as a call out of the module.
-        let key = bytes
-            .iter()
-            .rev()
-            .fold(0, |key, b| (key << 8) | u64::from(b.to_ascii_lowercase()));
-        return RECENT_WORDS.with(|recent| {
-            let slot = &recent[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 55) as usize];
-            match slot.get() {
-                // The key and the length are the word ("a" and "a\0" share a key).
-                (k, len, flags) if k == key && len == bytes.len() => flags,
-                _ => {
-                    let lower = key.to_le_bytes();
-                    let flags = FLAGS.get(&lower[..bytes.len()]).copied().unwrap_or(0);
-                    slot.set((key, bytes.len(), flags));
-                    flags
-                }
-            }
-        });
+        // Most words: lowercased into their key.
+        let key = short_key(bytes.iter().map(u8::to_ascii_lowercase));
+        return lookup_short(key, bytes.len());
     }
     let mut buf = [0u8; MAX_LOOKUP_BYTES];
     let Some(lower) = buf.get_mut(..word.len()) else {
