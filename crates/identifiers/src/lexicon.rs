@@ -1,5 +1,6 @@
 //! The extractor's word lists (lexicon, top-level domains, file extensions) and their lookup:
-//! one hash table from each word to its flags, built on first use.
+//! one hash table from each word to its flags, built on first use, and a cache of the last
+//! short words looked up in front of it.
 
 use std::cell::Cell;
 use std::sync::LazyLock;
