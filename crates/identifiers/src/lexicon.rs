@@ -76,6 +76,14 @@ pub(super) fn word_lists() -> [(Vec<&'static str>, u32); 3] {
     ]
 }
 
+/// Every listed word with its flag: the lexicon's lines, then the words of the other lists.
+pub(super) fn listed_words() -> impl Iterator<Item = (&'static str, u32)> {
+    let lists = word_lists()
+        .into_iter()
+        .flat_map(|(words, flag)| words.into_iter().map(move |w| (w, flag)));
+    lexicon().chain(lists)
+}
+
 pub(super) fn flag_named(name: &str) -> u32 {
     match name {
         "starter" => F_STARTER,
@@ -191,11 +199,8 @@ impl Hasher for WordHasher {
 type WordMap<V> = HashMap<&'static [u8], V, BuildHasherDefault<WordHasher>>;
 
 static FLAGS: LazyLock<WordMap<u32>> = LazyLock::new(|| {
-    let suffixes = word_lists()
-        .into_iter()
-        .flat_map(|(words, flag)| words.into_iter().map(move |w| (w, flag)));
     let mut flags = WordMap::default();
-    for (word, flag) in lexicon().chain(suffixes) {
+    for (word, flag) in listed_words() {
         *flags.entry(word.as_bytes()).or_insert(0) |= flag;
         if flag == F_NAME {
             // "ソフト" of "ソフトバンク" (unspaced text is searched char by char); "new",

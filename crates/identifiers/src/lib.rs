@@ -401,7 +401,6 @@ impl<'a> Scanner<'a> {
     /// `is_english_ascii(w)`, remembering the last word asked: a title's first word is asked
     /// again at each word after it, and a repeated word ("Joe's Joe's") is compared, not
     /// hashed again.
-    #[inline(never)]
     fn is_english(&self, w: &'a str) -> bool {
         match self.last_english.get() {
             Some((last, yes)) if last == w => yes,

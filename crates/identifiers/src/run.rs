@@ -451,19 +451,14 @@ impl<'a> Scanner<'a> {
     /// Whether a label that names a person ends right before `start` ("**Owner:** Farrukh",
     /// "Assignee: Olu"): the word after it is someone, whatever the English filter says.
     fn person_label_before(&self, start: usize) -> bool {
-        // Most words have no colon before them: its byte first.
+        // The colon, past markdown's emphasis and spaces; most words have none before them.
         let colon = self.bytes[..start]
             .iter()
-            .rev()
-            .find(|b| !matches!(b, b' ' | b'*' | b'_'));
-        if colon != Some(&b':') {
-            return false;
-        }
-        let head = self.slice(0, start).trim_end_matches([' ', '*', '_']);
-        let Some(head) = head.strip_suffix(':') else {
+            .rposition(|b| !matches!(b, b' ' | b'*' | b'_'));
+        let Some(colon) = colon.filter(|&c| self.bytes[c] == b':') else {
             return false;
         };
-        let label = head.trim_end_matches(['*', '_', ' ']);
+        let label = self.slice(0, colon).trim_end_matches(['*', '_', ' ']);
         let word = label
             .rsplit(|c: char| !c.is_ascii_alphabetic())
             .next()
