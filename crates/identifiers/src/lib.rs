@@ -390,7 +390,7 @@ impl<'a> Scanner<'a> {
     /// `lookup(w)`, remembering the last word asked: a repeated word ("Joe's Joe's", "a a")
     /// is compared, not hashed and probed again.
     fn lookup(&mut self, w: &'a str) -> u32 {
-        if w == self.last_lookup.0 {
+        if same_word(w, self.last_lookup.0) {
             return self.last_lookup.1;
         }
         let flags = lookup(w);
@@ -403,7 +403,7 @@ impl<'a> Scanner<'a> {
     /// hashed again.
     fn is_english(&self, w: &'a str) -> bool {
         match self.last_english.get() {
-            Some((last, yes)) if last == w => yes,
+            Some((last, yes)) if same_word(last, w) => yes,
             _ => {
                 let yes = is_english_ascii(w);
                 self.last_english.set(Some((w, yes)));

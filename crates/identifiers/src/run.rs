@@ -495,7 +495,7 @@ impl<'a> Scanner<'a> {
         if self.full() {
             return;
         }
-        if self.recent_spellings.contains(&s) {
+        if self.recent_spellings.iter().any(|r| same_word(r, s)) {
             // One of the last spans again ("Joe's Joe's", a list of names repeated): trimmed
             // and cut already, and seen; compared, not hashed.
             return;

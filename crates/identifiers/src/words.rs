@@ -304,3 +304,10 @@ pub(super) fn speech_verb(w: &str) -> bool {
             | "nói"
     ) || RUSSIAN.iter().any(|v| w.starts_with(v))
 }
+
+/// `a == b` for the memos of the last word asked: inlined, because in wasm `==` on slices is a
+/// call to `memcmp`, a byte loop, for words mostly a few bytes long.
+#[inline(always)]
+pub(super) fn same_word(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
