@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -49,6 +50,21 @@ test('a lone surrogate is refused in short and long strings alike (it would be s
   for (const text of ['a\ud800b', ascii(80) + '\ud800' + ascii(80), ascii(63) + '\udc00']) {
     assert.throws(() => textHash(text), { name: 'NeotomaError', code: 'INVALID_INPUT' });
   }
+});
+
+// The package asks String.prototype.isWellFormed (2023); before it, a lone surrogate is found by
+// the U+FFFD that TextEncoder leaves in its place, then checked unit by unit. A child process
+// with isWellFormed deleted before the package loads takes that path.
+test('without String.prototype.isWellFormed a lone surrogate is still refused, and U+FFFD itself passes', () => {
+  const script = `
+    delete String.prototype.isWellFormed;
+    const { textHash, extractIdentifiers } = await import('neotoma-agent-wasm');
+    const refused = ['a\\ud800b', 'x'.repeat(80) + '\\udc00', 'Acme \\ud83d'].map((t) => {
+      try { textHash(t); return 'accepted'; } catch (e) { return e.code; }
+    });
+    console.log(JSON.stringify({ refused, kept: extractIdentifiers('Alice \\ufffd met Bob') }));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot, encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(out), { refused: ['INVALID_INPUT', 'INVALID_INPUT', 'INVALID_INPUT'], kept: ['Alice', 'Bob'] });
 });
 
 test('identifiers past a long ASCII prefix come back exactly as written', () => {
