@@ -596,6 +596,8 @@ impl<'a> Scanner<'a> {
                 }
                 if letters {
                     self.letters_token(i, j);
+                } else if is_letters_possessive(&self.bytes[i..j]) {
+                    self.letters_possessive_token(i, j);
                 } else {
                     self.token(i, j, count);
                 }
@@ -908,6 +910,17 @@ impl<'a> Scanner<'a> {
             return;
         }
         self.alnum(w, s, &Shape::of_ascii_letters(w));
+    }
+
+    /// A token of ASCII letters and a possessive 's ("Joe's", "Maria's"), bytes `s..e`: what
+    /// `token` does with it (nothing to strip, no trailing punctuation; "(" after it is no call
+    /// in code), without the checks.
+    fn letters_possessive_token(&mut self, s: usize, e: usize) {
+        if e - s > MAX_TOKEN_CHARS {
+            self.other();
+            return;
+        }
+        self.classify(self.slice(s, e), s, e, false);
     }
 
     /// A maximal run of `count` token characters, bytes `s..e`.
