@@ -550,14 +550,20 @@ impl<'a> Scanner<'a> {
                 // ("我和Emily约在上海", "iCloudに", "KAIST에서"): a token is either.
                 if !c.is_ascii() && is_cjk_letter(c) {
                     // Up to the next ASCII char or break.
+                    let mut cjk = true;
                     while let Some((d, dl)) = self.ch(j).filter(|&(d, _)| !d.is_ascii()) {
                         if !is_token_char(d) {
                             break;
                         }
+                        cjk &= is_cjk_letter(d);
                         j += dl;
                         count += 1;
                     }
-                    self.token(i, j, count);
+                    if cjk {
+                        self.cjk_token(i, j, count);
+                    } else {
+                        self.token(i, j, count);
+                    }
                     (i, ci) = (j, ci + count);
                     continue;
                 }
@@ -910,6 +916,17 @@ impl<'a> Scanner<'a> {
             return;
         }
         self.alnum(w, s, &Shape::of_ascii_letters(w));
+    }
+
+    /// A token of CJK ideographs, kana and Hangul only ("東京", "张伟和李娜去北京"), bytes `s..e`,
+    /// `count` chars: what `token` does with it (nothing to strip; its shape is a word without
+    /// case), without the checks.
+    fn cjk_token(&mut self, s: usize, e: usize, count: usize) {
+        if count > MAX_TOKEN_CHARS {
+            self.other();
+            return;
+        }
+        self.caseless_word(self.slice(s, e), s);
     }
 
     /// A token of ASCII letters and a possessive 's ("Joe's", "Maria's"), bytes `s..e`: what
