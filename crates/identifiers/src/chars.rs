@@ -120,3 +120,11 @@ pub(super) fn is_trail_strip(c: char) -> bool {
         '.' | ':' | '\'' | '’' | '*' | '_' | '-' | '=' | '^' | '\\' | '/' | '~' | '&'
     )
 }
+
+/// Whether a token is one byte that `is_lead_strip` strips, then ASCII letters ("'a", "*bold",
+/// "-v"; a letter after the byte, so no "./" or "::" that `token` keeps).
+pub(super) fn is_lead_and_letters(t: &[u8]) -> bool {
+    matches!(t, [lead, letters @ ..] if is_lead_strip(char::from(*lead))
+        && !letters.is_empty()
+        && letters.iter().all(u8::is_ascii_alphabetic))
+}

@@ -604,6 +604,8 @@ impl<'a> Scanner<'a> {
                     self.letters_token(i, j);
                 } else if is_letters_possessive(&self.bytes[i..j]) {
                     self.letters_possessive_token(i, j);
+                } else if is_lead_and_letters(&self.bytes[i..j]) {
+                    self.lead_letters_token(i, j);
                 } else {
                     self.token(i, j, count);
                 }
@@ -927,6 +929,23 @@ impl<'a> Scanner<'a> {
             return;
         }
         self.caseless_word(self.slice(s, e), s);
+    }
+
+    /// A token of one leading punctuation byte that `token` strips and ASCII letters ("'a" of
+    /// an unclosed quote, "*bold", "-v"): what `token` does with it, without the checks.
+    fn lead_letters_token(&mut self, s: usize, e: usize) {
+        if e - s > MAX_TOKEN_CHARS {
+            self.other();
+            return;
+        }
+        self.flush();
+        if self.bytes.get(e) == Some(&b'(') {
+            // "_init(": a call in pasted code.
+            self.other();
+            return;
+        }
+        let w = self.slice(s + 1, e);
+        self.alnum(w, s + 1, &Shape::of_ascii_letters(w));
     }
 
     /// A token of ASCII letters and a possessive 's ("Joe's", "Maria's"), bytes `s..e`: what
