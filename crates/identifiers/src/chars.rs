@@ -128,3 +128,8 @@ pub(super) fn is_lead_and_letters(t: &[u8]) -> bool {
         && !letters.is_empty()
         && letters.iter().all(u8::is_ascii_alphabetic))
 }
+
+/// Whether a token is ASCII letters and a period ("Milk.", "Mr.").
+pub(super) fn is_letters_period(t: &[u8]) -> bool {
+    matches!(t, [letters @ .., b'.'] if !letters.is_empty() && letters.iter().all(u8::is_ascii_alphabetic))
+}
