@@ -569,6 +569,14 @@ impl<'a> Scanner<'a> {
                 }
                 // "@李明": a handle is written in any script.
                 let handle = c == '@';
+                if letters {
+                    // Most tokens are words: their letters first, without the checks below.
+                    let run = self.bytes[j..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_alphabetic());
+                    let n = run.count();
+                    (j, count) = (j + n, count + n);
+                }
                 while let Some(&b) = self.bytes.get(j) {
                     // ASCII, byte by byte; other chars decoded.
                     let dl = if b < 0x80 {
