@@ -19,7 +19,9 @@
 // 323,267; session 9's rules (+2.7 KB) and ~950 widely known names typed in lowercase
 // (+6.7 KB), less 0.1 KB, plus 58 B, less the word lists' comments (-1.1 KB)
 // and the review's one walk to a place's noun (-141 B): 331,355; session 10's speed work (a
-// cache of recent words, remembered English tests, byte checks: +0.6 KB): 331,927 in all. The
+// cache of recent words, remembered English tests, byte checks: +0.6 KB): 331,927; session 11's
+// (wasm-opt's one-caller inlining limited, -9.9 KB; -O3, +0.66 KB; token fast paths and
+// isWellFormed, +1.1 KB): 324,134 in all, the ceiling lowered from 332,000 to 325,000. The
 // ceiling grows by each feature's
 // measured cost, written here; the other way out, the embedded store (about 31 KB) in a module
 // of its own, is still open (the notes of issues 10 to 13).
@@ -35,7 +37,7 @@ import { gzipSync, constants as zc } from 'node:zlib';
 import { parse as parseToml } from 'smol-toml';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CEILING_BYTES = 332_000;
+const CEILING_BYTES = 325_000;
 
 test(`the .wasm and the glue together stay within the budget, at most ${CEILING_BYTES} bytes gzip`, () => {
   const cfg = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
