@@ -133,3 +133,8 @@ pub(super) fn is_lead_and_letters(t: &[u8]) -> bool {
 pub(super) fn is_letters_period(t: &[u8]) -> bool {
     matches!(t, [letters @ .., b'.'] if !letters.is_empty() && letters.iter().all(u8::is_ascii_alphabetic))
 }
+
+/// Whether a token opens and ends with an ASCII letter or digit: `token` strips nothing from it.
+pub(super) fn is_unstripped(t: &[u8]) -> bool {
+    matches!(t, [first, .., last] if first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric())
+}

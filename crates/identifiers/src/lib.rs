@@ -610,8 +610,8 @@ impl<'a> Scanner<'a> {
                 }
                 if letters {
                     self.letters_token(i, j);
-                } else if is_letters_possessive(&self.bytes[i..j]) {
-                    self.letters_possessive_token(i, j);
+                } else if is_unstripped(&self.bytes[i..j]) {
+                    self.unstripped_token(i, j, count);
                 } else if is_lead_and_letters(&self.bytes[i..j]) {
                     self.lead_letters_token(i, j);
                 } else if is_letters_period(&self.bytes[i..j]) {
@@ -979,15 +979,23 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A token of ASCII letters and a possessive 's ("Joe's", "Maria's"), bytes `s..e`: what
-    /// `token` does with it (nothing to strip, no trailing punctuation; "(" after it is no call
-    /// in code), without the checks.
-    fn letters_possessive_token(&mut self, s: usize, e: usize) {
-        if e - s > MAX_TOKEN_CHARS {
+    /// A token of `count` chars, bytes `s..e`, that opens and ends with an ASCII letter or digit
+    /// ("Joe's", "don't", "v2.4.1", "e-mail"): what `token` does with it (nothing to strip, no
+    /// trailing period or colon), without the checks.
+    fn unstripped_token(&mut self, s: usize, e: usize, count: usize) {
+        if count > MAX_TOKEN_CHARS {
             self.other();
             return;
         }
-        self.classify(self.slice(s, e), s, e, false);
+        let w = self.slice(s, e);
+        if self.bytes.get(e) == Some(&b'(')
+            && w.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'.')
+        {
+            // As in `token`: "findUser(", "os.path.join(": a call in pasted code.
+            self.other();
+            return;
+        }
+        self.classify(w, s, e, false);
     }
 
     /// A maximal run of `count` token characters, bytes `s..e`.

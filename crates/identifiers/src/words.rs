@@ -246,11 +246,6 @@ pub(super) fn is_name_like_month(w: &str) -> bool {
         .any(|m| w.eq_ignore_ascii_case(m))
 }
 
-/// Whether a token is ASCII letters and a possessive 's ("Joe's", "MARIA'S").
-pub(super) fn is_letters_possessive(t: &[u8]) -> bool {
-    matches!(t, [base @ .., b'\'', b's' | b'S'] if !base.is_empty() && base.iter().all(u8::is_ascii_alphabetic))
-}
-
 pub(super) fn strip_possessive(w: &str) -> (&str, bool) {
     let b = w.as_bytes();
     let apostrophe = b.len() >= 2 && matches!(b[b.len() - 2], b'\'' | 0x99);
