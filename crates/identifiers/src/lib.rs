@@ -303,6 +303,9 @@ struct Scanner<'a> {
     recent_spellings: [&'a str; RECENT_SPELLINGS],
     /// Where the next span pushed goes in `recent_spellings`.
     recent_at: usize,
+    /// Every token through `token` (`fast_paths`).
+    #[cfg(test)]
+    general_path_only: bool,
     /// The last word looked up in the lexicon and its flags.
     last_lookup: (&'a str, u32),
     /// The last word asked whether it is an English word, and the answer (`is_english`).
@@ -354,6 +357,8 @@ impl<'a> Scanner<'a> {
             seen_spelling: FnvHashSet::default(),
             recent_spellings: [""; RECENT_SPELLINGS],
             recent_at: 0,
+            #[cfg(test)]
+            general_path_only: false,
             last_lookup: ("", 0),
             last_english: Cell::new(None),
             run: Vec::with_capacity(MAX_RUN_ELEMENTS),
@@ -466,7 +471,21 @@ impl<'a> Scanner<'a> {
 
     // ----- main loop -------------------------------------------------------------------
 
+    /// Whether `scan` takes its fast paths for the commonest token shapes, past `token`'s
+    /// checks that cannot apply to them: always, but in the unit test that compares the two.
+    #[cfg(not(test))]
+    #[inline(always)]
+    fn fast_paths(&self) -> bool {
+        true
+    }
+
+    #[cfg(test)]
+    fn fast_paths(&self) -> bool {
+        !self.general_path_only
+    }
+
     fn scan(&mut self) {
+        let fast = self.fast_paths();
         let n = self.bytes.len();
         let (mut i, mut ci) = (0, 0);
         while i < n && !self.full() {
@@ -559,7 +578,7 @@ impl<'a> Scanner<'a> {
                         j += dl;
                         count += 1;
                     }
-                    if cjk {
+                    if fast && cjk {
                         self.cjk_token(i, j, count);
                     } else {
                         self.token(i, j, count);
@@ -608,7 +627,9 @@ impl<'a> Scanner<'a> {
                     j += dl;
                     count += 1;
                 }
-                if letters {
+                if !fast {
+                    self.token(i, j, count);
+                } else if letters {
                     self.letters_token(i, j);
                 } else if is_unstripped(&self.bytes[i..j]) {
                     self.unstripped_token(i, j, count);

@@ -1321,3 +1321,63 @@ fn identifiers_lowercase_brands_and_names_that_are_words() {
         &["the last of us"],
     );
 }
+
+/// The fast paths of `Scanner::scan` (a word of letters; a token with nothing to strip such as
+/// "Joe's"; one stripped byte and letters such as "'a"; letters and a period; a word of CJK
+/// letters) decide as `Scanner::token` does: every labelled fixture's texts, one at a time and
+/// run together, and repetitions of the token shapes each path takes give the same identifiers
+/// both ways.
+#[test]
+fn identifiers_fast_paths_decide_as_the_general_path() {
+    let general = |text: &str| {
+        let mut scanner = Scanner::new(text);
+        scanner.general_path_only = true;
+        scanner.scan();
+        scanner.out
+    };
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures");
+    let mut texts: Vec<String> = std::fs::read_dir(dir)
+        .expect("tests/fixtures")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("identifiers-"))
+        })
+        .flat_map(|p| {
+            let data = std::fs::read_to_string(&p).expect("fixture");
+            let rows: Vec<String> = data
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| {
+                    let row: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+                    row["text"].as_str().expect("text").to_string()
+                })
+                .collect();
+            rows
+        })
+        .collect();
+    assert!(texts.len() > 5_000, "{} fixture texts", texts.len());
+    let together = [texts.join("\n"), texts.join(" ")];
+    texts.extend(together);
+    let shapes = [
+        "Joe's ",
+        "'a ",
+        "Milk. ",
+        "東京 ",
+        "张伟和李娜去北京上海深圳，",
+        "dinner at zorbaz with funmi ",
+        "Mr. Smith's e-mail v2.4.1 don't *bold* -v _x_ 'Quoted' St. Paul's, ",
+        "findUser( _init( Retry.( os.path.join( ",
+        "Acme *Corp met Zoe -Ann and Tom _Lee at Bank .Of ",
+        "ŁÓDŹ Zoë's 東京タワー 김민준 씨랑 ",
+    ];
+    texts.extend(shapes.iter().map(|s| s.repeat(300)));
+    for text in &texts {
+        assert_eq!(
+            ids(text),
+            general(text),
+            "the fast paths and `token` differ on: {}",
+            text.chars().take(200).collect::<String>()
+        );
+    }
+}
