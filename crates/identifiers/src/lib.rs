@@ -578,8 +578,8 @@ impl<'a> Scanner<'a> {
                         j += dl;
                         count += 1;
                     }
-                    if fast && cjk {
-                        self.cjk_token(i, j, count);
+                    if fast && cjk && count <= MAX_TOKEN_CHARS {
+                        self.cjk_token(i, j);
                     } else {
                         self.token(i, j, count);
                     }
@@ -627,12 +627,14 @@ impl<'a> Scanner<'a> {
                     j += dl;
                     count += 1;
                 }
-                if !fast {
+                // The fast paths: `token`'s work for the commonest shapes, without its checks that
+                // cannot apply to them. A token too long to be a name is `token`'s to drop.
+                if !fast || count > MAX_TOKEN_CHARS {
                     self.token(i, j, count);
                 } else if letters {
                     self.letters_token(i, j);
                 } else if is_unstripped(&self.bytes[i..j]) {
-                    self.unstripped_token(i, j, count);
+                    self.unstripped_token(i, j);
                 } else if is_lead_and_letters(&self.bytes[i..j]) {
                     self.lead_letters_token(i, j);
                 } else if is_letters_period(&self.bytes[i..j]) {
@@ -944,38 +946,29 @@ impl<'a> Scanner<'a> {
     /// with it (nothing to strip, no possessive, no punctuation in it), without the checks.
     fn letters_token(&mut self, s: usize, e: usize) {
         let w = self.slice(s, e);
-        if e - s > MAX_TOKEN_CHARS || self.bytes.get(e) == Some(&b'(') {
+        if self.call_in_code(w, e) {
             self.other();
             return;
         }
         self.alnum(w, s, &Shape::of_ascii_letters(w));
     }
 
-    /// A token of CJK ideographs, kana and Hangul only ("東京", "张伟和李娜去北京"), bytes `s..e`,
-    /// `count` chars: what `token` does with it (nothing to strip; its shape is a word without
-    /// case), without the checks.
-    fn cjk_token(&mut self, s: usize, e: usize, count: usize) {
-        if count > MAX_TOKEN_CHARS {
-            self.other();
-            return;
-        }
+    /// A token of CJK ideographs, kana and Hangul only ("東京", "张伟和李娜去北京"), bytes `s..e`:
+    /// what `token` does with it (nothing to strip; its shape is a word without case), without
+    /// the checks.
+    fn cjk_token(&mut self, s: usize, e: usize) {
         self.caseless_word(self.slice(s, e), s);
     }
 
     /// A token of one leading punctuation byte that `token` strips and ASCII letters ("'a" of
     /// an unclosed quote, "*bold", "-v"): what `token` does with it, without the checks.
     fn lead_letters_token(&mut self, s: usize, e: usize) {
-        if e - s > MAX_TOKEN_CHARS {
-            self.other();
-            return;
-        }
         self.flush();
-        if self.bytes.get(e) == Some(&b'(') {
-            // "_init(": a call in pasted code.
+        let w = self.slice(s + 1, e);
+        if self.call_in_code(w, e) {
             self.other();
             return;
         }
-        let w = self.slice(s + 1, e);
         self.alnum(w, s + 1, &Shape::of_ascii_letters(w));
     }
 
@@ -983,16 +976,11 @@ impl<'a> Scanner<'a> {
     /// end of a sentence: what `token` does with it, without the checks. The period ends the
     /// sentence unless the word is an abbreviation.
     fn letters_period_token(&mut self, s: usize, e: usize) {
-        if e - s > MAX_TOKEN_CHARS {
-            self.other();
-            return;
-        }
-        if self.bytes.get(e) == Some(&b'(') {
-            // As `token` reads "Retry.(": a call in pasted code.
-            self.other();
-            return;
-        }
         let w = self.slice(s, e - 1);
+        if self.call_in_code(w, e) {
+            self.other();
+            return;
+        }
         let abbrev = self.alnum(w, s, &Shape::of_ascii_letters(w));
         self.keep_suffix_dot(e - 1);
         if !abbrev {
@@ -1000,23 +988,28 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A token of `count` chars, bytes `s..e`, that opens and ends with an ASCII letter or digit
-    /// ("Joe's", "don't", "v2.4.1", "e-mail"): what `token` does with it (nothing to strip, no
-    /// trailing period or colon), without the checks.
-    fn unstripped_token(&mut self, s: usize, e: usize, count: usize) {
-        if count > MAX_TOKEN_CHARS {
-            self.other();
-            return;
-        }
+    /// A token, bytes `s..e`, that opens and ends with an ASCII letter or digit ("Joe's",
+    /// "don't", "v2.4.1", "e-mail"): what `token` does with it (nothing to strip, no trailing
+    /// period or colon), without the checks.
+    fn unstripped_token(&mut self, s: usize, e: usize) {
         let w = self.slice(s, e);
-        if self.bytes.get(e) == Some(&b'(')
-            && w.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'.')
-        {
-            // As in `token`: "findUser(", "os.path.join(": a call in pasted code.
+        if self.call_in_code(w, e) {
             self.other();
             return;
         }
         self.classify(w, s, e, false);
+    }
+
+    /// Whether a token's core, the token ending at `token_end`, is a call in pasted code
+    /// ("findUser(", "Retry(total=2)", "os.path.join("): a name and dots before "(". The
+    /// byte after the token first, inline; the core's bytes out of line (rarely asked).
+    #[inline(always)]
+    fn call_in_code(&self, core: &str, token_end: usize) -> bool {
+        #[inline(never)]
+        fn callee(core: &str) -> bool {
+            core.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'.')
+        }
+        self.bytes.get(token_end) == Some(&b'(') && callee(core)
     }
 
     /// A maximal run of `count` token characters, bytes `s..e`.
@@ -1078,10 +1071,7 @@ impl<'a> Scanner<'a> {
             self.flush();
         }
         let core = self.slice(s, e);
-        if self.bytes.get(token_end) == Some(&b'(')
-            && core.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'.')
-        {
-            // "findUser(", "Retry(total=2)": a call in pasted code.
+        if self.call_in_code(core, token_end) {
             self.other();
             return;
         }
@@ -1879,8 +1869,8 @@ impl<'a> Scanner<'a> {
 
     /// A word of lowercase letters ("pricing", "priya", "of"): a name typed in lowercase, a
     /// joiner inside a name or title, or a plain word that ends the run. Out of `alnum`, so
-    /// the path of capitalised words stays small natively (wasm-opt inlines it back: its one
-    /// caller).
+    /// the path of capitalised words stays small (in wasm too: wasm-opt inlines a function with
+    /// one caller only when it is small, wasm-pack.toml).
     #[inline(never)]
     fn lowercase_word(&mut self, w: &'a str, b: usize, end: usize) {
         if b < self.taken_end {
